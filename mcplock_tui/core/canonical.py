@@ -1,0 +1,109 @@
+"""Canonical JSON, digests and the hidden-character model.
+
+Hashes are computed over the canonical JSON of what the server sent, so key order and
+whitespace never count as drift while every character of every string does. The same
+module decides which characters are "hidden": the lockfile writes them as escapes and the
+UI and reports show them as visible tokens, so a reviewer never reads around them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Any
+
+HASH_MODEL = 1
+"""Version of what the hashes cover. A lockfile written under another model is refused."""
+
+# Characters that render as nothing, as blank, or that change how neighbours render.
+# Categories: Cc control, Cf format (zero-width, bidi, tags, soft hyphen), Co private use,
+# Cs surrogates, Cn unassigned, Zl/Zp separators. Plus blanks that are not U+0020,
+# variation selectors (used to smuggle bytes) and fillers that look empty.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+_EXTRA_HIDDEN = frozenset(
+    {0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x180E, 0x034F}
+    | set(range(0xFE00, 0xFE10))
+    | set(range(0xE0100, 0xE01F0))
+)
+_ALLOWED_CONTROLS = frozenset("\n\t")
+
+
+@lru_cache(maxsize=4096)
+def is_hidden(ch: str) -> bool:
+    """True for a character a reviewer could not see, or that alters rendering."""
+    if ch in _ALLOWED_CONTROLS:
+        return False
+    cp = ord(ch)
+    if cp < 0x80:
+        return cp < 0x20 or cp == 0x7F
+    if cp in _EXTRA_HIDDEN:
+        return True
+    cat = unicodedata.category(ch)
+    return cat in _HIDDEN_CATEGORIES or (cat == "Zs" and cp != 0x20)
+
+
+_ASCII_SAFE = re.compile(r"[\x20-\x7e\n\t]*")
+
+
+def has_hidden(text: str) -> bool:
+    if _ASCII_SAFE.fullmatch(text):
+        return False
+    return any(is_hidden(ch) for ch in text)
+
+
+def visible(text: str) -> str:
+    """Display form: C0/C1 controls as ``\\x1b``, other hidden characters as ``<U+200B>``.
+
+    Newlines and tabs stay as they are. The result contains no control character but
+    ``\\n`` and ``\\t``, so it can go to a terminal.
+    """
+    if not has_hidden(text):
+        return text
+    out: list[str] = []
+    for ch in text:
+        if is_hidden(ch):
+            cp = ord(ch)
+            out.append(f"\\x{cp:02x}" if cp < 0xA0 else f"<U+{cp:04X}>")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def canon_json(value: Any) -> str:
+    """Compact, key-sorted, ASCII-only JSON: the form every digest is taken over."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def digest(value: Any) -> str:
+    return "sha256:" + hashlib.sha256(canon_json(value).encode("ascii")).hexdigest()
+
+
+def _json_escape(ch: str) -> str:
+    cp = ord(ch)
+    if cp > 0xFFFF:
+        cp -= 0x10000
+        return f"\\u{0xD800 + (cp >> 10):04x}\\u{0xDC00 + (cp & 0x3FF):04x}"
+    return f"\\u{cp:04x}"
+
+
+def pretty_json(value: Any) -> str:
+    """Key-sorted, indented JSON for people: readable non-ASCII stays, hidden chars are escaped.
+
+    With ``ensure_ascii=False`` hidden characters can only occur inside JSON strings, where a
+    ``\\uXXXX`` escape is valid, so escaping them keeps the text parseable to the same value.
+    """
+    text = json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False)
+    if not has_hidden(text.replace("\n", "")):
+        return text
+    return "".join(_json_escape(ch) if is_hidden(ch) and ch != "\n" else ch for ch in text)
+
+
+def sort_deep(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: sort_deep(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [sort_deep(v) for v in value]
+    return value

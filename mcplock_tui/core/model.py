@@ -1,0 +1,156 @@
+"""Domain model shared by every layer: surfaces, changes, findings, severities.
+
+Pure data: no I/O and no third-party imports. Server-supplied values are kept as the
+raw JSON the server sent (``dict[str, Any]``) so nothing it said is lost; helpers here
+only read them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+from typing import Any
+
+JSON = Any
+"""A decoded JSON value as the server sent it."""
+
+
+class Severity(IntEnum):
+    """Bands, ordered so that comparisons and ``max`` work."""
+
+    LOW = 1
+    MEDIUM = 2
+    HIGH = 3
+    CRITICAL = 4
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            choices = ", ".join(s.label for s in cls)
+            raise ValueError(f"unknown severity {text!r} (choose from {choices})") from None
+
+
+class Kind(StrEnum):
+    """What a change is about. The values are part of the JSON report."""
+
+    TOOL = "tool"
+    PROMPT = "prompt"
+    RESOURCE = "resource"
+    RESOURCE_TEMPLATE = "resource_template"
+    INSTRUCTIONS = "instructions"
+    SERVER = "server"
+
+
+ITEM_KINDS: tuple[Kind, ...] = (Kind.TOOL, Kind.PROMPT, Kind.RESOURCE, Kind.RESOURCE_TEMPLATE)
+"""Kinds that come as lists of named items."""
+
+SINGLETON_KINDS: tuple[Kind, ...] = (Kind.INSTRUCTIONS, Kind.SERVER)
+"""Kinds that exist once per server; their item name is the kind itself."""
+
+
+class ChangeType(StrEnum):
+    ADDED = "added"
+    REMOVED = "removed"
+    MODIFIED = "modified"
+    RENAMED = "renamed"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One detector or lint hit on one string."""
+
+    code: str
+    """Stable rule code, e.g. ``MCPL-INJ-001``; never reused for another rule."""
+    severity: Severity
+    message: str
+    path: str
+    """Field path inside the item, e.g. ``inputSchema.properties.path.description``."""
+    excerpt: str = ""
+    """The exact matched text as it appears in the original string (may hold hidden chars)."""
+    span: tuple[int, int] | None = None
+    """Start and end offsets of ``excerpt`` in the original string."""
+    server: str = ""
+    kind: str = ""
+    item: str = ""
+
+    def key(self) -> tuple[str, str, str, str, str]:
+        """Identity used to tell a known finding from a new one: not the span, which moves."""
+        return (self.code, self.server, self.kind, self.item, self.path + "\0" + self.excerpt)
+
+
+@dataclass(frozen=True, slots=True)
+class Surface:
+    """Everything one server exposes, as canonical raw JSON, keyed for diffing.
+
+    ``server`` holds identity: ``serverInfo``, ``protocolVersion``, ``capabilities``
+    and ``launch`` (the redacted launch command or URL).
+    """
+
+    server: Mapping[str, JSON]
+    instructions: str | None
+    tools: Mapping[str, Mapping[str, JSON]] = field(default_factory=dict)
+    prompts: Mapping[str, Mapping[str, JSON]] = field(default_factory=dict)
+    resources: Mapping[str, Mapping[str, JSON]] = field(default_factory=dict)
+    resource_templates: Mapping[str, Mapping[str, JSON]] = field(default_factory=dict)
+
+    def items(self, kind: Kind) -> Mapping[str, Mapping[str, JSON]]:
+        if kind is Kind.TOOL:
+            return self.tools
+        if kind is Kind.PROMPT:
+            return self.prompts
+        if kind is Kind.RESOURCE:
+            return self.resources
+        if kind is Kind.RESOURCE_TEMPLATE:
+            return self.resource_templates
+        raise ValueError(f"{kind} is not a list kind")
+
+    def singleton(self, kind: Kind) -> Mapping[str, JSON] | None:
+        """Singleton kinds as an item dict, so diff and hashing treat every kind alike."""
+        if kind is Kind.INSTRUCTIONS:
+            return None if self.instructions is None else {"instructions": self.instructions}
+        if kind is Kind.SERVER:
+            return self.server
+        raise ValueError(f"{kind} is not a singleton kind")
+
+    def get(self, kind: Kind, name: str) -> Mapping[str, JSON] | None:
+        if kind in SINGLETON_KINDS:
+            return self.singleton(kind)
+        return self.items(kind).get(name)
+
+    def all_items(self) -> list[tuple[Kind, str, Mapping[str, JSON]]]:
+        out: list[tuple[Kind, str, Mapping[str, JSON]]] = []
+        for kind in ITEM_KINDS:
+            out.extend((kind, name, item) for name, item in sorted(self.items(kind).items()))
+        for kind in SINGLETON_KINDS:
+            single = self.singleton(kind)
+            if single is not None:
+                out.append((kind, kind.value, single))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class CaptureResult:
+    """Outcome of capturing one server: a surface, or the cause it could not be had."""
+
+    name: str
+    surface: Surface | None = None
+    error: str | None = None
+    """One plain sentence naming the cause, e.g. ``timed out after 30 s during tools/list``."""
+    error_kind: str | None = None
+    """``timeout``, ``spawn``, ``crash``, ``protocol``, ``http`` or ``internal``."""
+    stderr_log: str | None = None
+    """Path of the file holding the server's stderr, when there is one."""
+    duration: float = 0.0
+    warnings: tuple[str, ...] = ()
+    """Non-fatal oddities, e.g. a malformed tool kept as raw JSON, a duplicate name."""
+
+    @property
+    def ok(self) -> bool:
+        return self.surface is not None

@@ -1,0 +1,77 @@
+"""Turn the raw JSON a server sent into a keyed :class:`Surface`, losing nothing.
+
+Items are keyed by their natural identifier (tool/prompt ``name``, resource ``uri``,
+template ``uriTemplate``). An item without a usable key, or a second item with the same
+key, is kept under a synthetic key and reported as a warning rather than dropped: a
+malformed or duplicated definition is exactly what a reviewer needs to see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from mcplock_tui.core.canonical import sort_deep
+from mcplock_tui.core.model import JSON, Kind, Surface
+
+KEY_FIELD: dict[Kind, str] = {
+    Kind.TOOL: "name",
+    Kind.PROMPT: "name",
+    Kind.RESOURCE: "uri",
+    Kind.RESOURCE_TEMPLATE: "uriTemplate",
+}
+
+
+def key_items(
+    kind: Kind, raw_items: Iterable[JSON], warnings: list[str]
+) -> dict[str, dict[str, JSON]]:
+    """Key a raw list; malformed and duplicate entries get ``<kind #N>`` / ``name#2`` keys."""
+    keyed: dict[str, dict[str, JSON]] = {}
+    field = KEY_FIELD[kind]
+    for index, raw in enumerate(raw_items):
+        item: dict[str, JSON] = raw if isinstance(raw, dict) else {"__malformed__": raw}
+        key = item.get(field)
+        if not isinstance(key, str) or not key:
+            key = f"<{kind.value} #{index}>"
+            warnings.append(f"{kind.value} at position {index} has no valid {field!r}; kept as {key}")
+        if key in keyed:
+            n = 2
+            while f"{key}#{n}" in keyed:
+                n += 1
+            warnings.append(f"duplicate {kind.value} {key!r}; the copy is kept as {key}#{n}")
+            key = f"{key}#{n}"
+        keyed[key] = sort_deep(item)
+    return keyed
+
+
+def build_surface(
+    *,
+    initialize_result: Mapping[str, Any] | None,
+    launch: str,
+    tools: Iterable[JSON] = (),
+    prompts: Iterable[JSON] = (),
+    resources: Iterable[JSON] = (),
+    resource_templates: Iterable[JSON] = (),
+    warnings: list[str] | None = None,
+) -> Surface:
+    """Assemble a surface from raw ``initialize`` and ``*/list`` results."""
+    warns = warnings if warnings is not None else []
+    init = dict(initialize_result or {})
+    instructions = init.get("instructions")
+    if instructions is not None and not isinstance(instructions, str):
+        warns.append("server instructions are not a string; kept as JSON text")
+        instructions = repr(instructions)
+    server: dict[str, JSON] = {
+        "serverInfo": sort_deep(init.get("serverInfo", {})),
+        "protocolVersion": init.get("protocolVersion"),
+        "capabilities": sort_deep(init.get("capabilities", {})),
+        "launch": launch,
+    }
+    return Surface(
+        server=server,
+        instructions=instructions,
+        tools=key_items(Kind.TOOL, tools, warns),
+        prompts=key_items(Kind.PROMPT, prompts, warns),
+        resources=key_items(Kind.RESOURCE, resources, warns),
+        resource_templates=key_items(Kind.RESOURCE_TEMPLATE, resource_templates, warns),
+    )
