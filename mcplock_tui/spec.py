@@ -77,18 +77,21 @@ class ServerSpec:
     transport: Transport
     source: str
     """Path of the config file that defined it (for error messages)."""
-    command: str | None = None
-    args: tuple[str, ...] = ()
+    command: str | None = field(default=None, repr=False)
+    args: tuple[str, ...] = field(default=(), repr=False)
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
     cwd: str | None = None
-    url: str | None = None
+    url: str | None = field(default=None, repr=False)
     headers: Mapping[str, str] = field(default_factory=dict, repr=False)
-    raw_command: str | None = None
+    raw_command: str | None = field(default=None, repr=False)
     """The command as written in the config, before expansion."""
-    raw_args: tuple[str, ...] = ()
+    raw_args: tuple[str, ...] = field(default=(), repr=False)
     """The args as written in the config, before expansion."""
-    raw_url: str | None = None
+    raw_url: str | None = field(default=None, repr=False)
     """The URL as written in the config, before expansion."""
+
+    def __repr__(self) -> str:
+        return f"ServerSpec(name={self.name!r}, transport={self.transport!r}, launch={self.launch()!r})"
 
     def launch(self) -> str:
         """What the lockfile records about how the server is reached: no secret values.

@@ -86,6 +86,17 @@ class Finding:
 
 
 @dataclass(frozen=True, slots=True)
+class Reason:
+    """Why a change got its band: one rule of the severity model, or one finding."""
+
+    category: str
+    """Stable id a policy can override, e.g. ``annotation-loosened`` or a rule code."""
+    severity: Severity
+    message: str
+    path: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Surface:
     """Everything one server exposes, as canonical raw JSON, keyed for diffing.
 

@@ -1,0 +1,305 @@
+"""Capture one server: connect, initialize, list everything page by page, within a deadline.
+
+The surface is built from the raw JSON recorded by :mod:`.tap`, never from the SDK's models,
+so unknown keys, explicit nulls and malformed items reach the lockfile as sent. A page the
+SDK rejects is still taken from the tap, with a warning. Lists are only requested when the
+capability is advertised, and a -32601 for one list is a warning rather than a failure, so
+a sloppy but harmless server still gets pinned.
+
+Failure modes are all folded into a :class:`CaptureResult` (see :mod:`.failure`); this
+module never raises for anything a server does. Wall time is bounded by ``timeout`` plus
+the SDK's shutdown of a stdio server that ignores its closed stdin (up to about 4 s more).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import ExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+import anyio
+import httpx2
+from mcp import Client, MCPError, StdioServerParameters, stdio_client
+from mcp.client._transport import TransportStreams
+from mcp.client.sse import sse_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp_types import METHOD_NOT_FOUND, Implementation
+from pydantic import ValidationError
+
+from mcplock_tui import __version__
+from mcplock_tui.capture.failure import (
+    CaptureProtocolError,
+    CaptureSpawnError,
+    describe,
+    schema_problem,
+    server_text,
+)
+from mcplock_tui.capture.logs import install_sdk_log_routing, log_path_for, routed_to
+from mcplock_tui.capture.tap import RawTap, tapped
+from mcplock_tui.core.model import CaptureResult
+from mcplock_tui.core.surface import build_surface
+from mcplock_tui.spec import ServerSpec
+
+MAX_PAGES = 1000
+"""A server still paginating after this many pages is treated as looping."""
+
+LISTS: tuple[tuple[str, str, str, str], ...] = (
+    # method, result key, capability that gates it, Client method
+    ("tools/list", "tools", "tools", "list_tools"),
+    ("prompts/list", "prompts", "prompts", "list_prompts"),
+    ("resources/list", "resources", "resources", "list_resources"),
+    ("resources/templates/list", "resourceTemplates", "resources", "list_resource_templates"),
+)
+
+CLIENT_INFO = Implementation(name="mcplock-tui", version=__version__)
+_HTTP_GRACE = 5.0
+"""Added to httpx's own timeouts so that our deadline, with its clearer message, fires first."""
+
+
+@dataclass(slots=True)
+class _Progress:
+    phase: str = "start"
+    initialize: dict[str, Any] | None = None
+    lists: dict[str, list[Any]] = field(default_factory=dict)
+    complete: bool = False
+
+
+def _check_target(spec: ServerSpec) -> None:
+    """Config gaps that would otherwise surface as confusing SDK errors."""
+    if spec.transport == "stdio":
+        if not spec.command:
+            raise CaptureSpawnError("no command is configured")
+        if spec.cwd is not None and not Path(spec.cwd).is_dir():
+            raise CaptureSpawnError("its working directory does not exist")
+    elif not spec.url:
+        raise CaptureSpawnError("no URL is configured")
+
+
+@asynccontextmanager
+async def _transport(
+    spec: ServerSpec, limit: float, errlog: TextIO | None, progress: _Progress
+) -> AsyncIterator[TransportStreams]:
+    """The SDK transport for ``spec``; marks the move from ``start`` to ``initialize``."""
+    _check_target(spec)
+    if spec.transport == "stdio":
+        assert spec.command is not None
+        params = StdioServerParameters(
+            command=spec.command,
+            args=list(spec.args),
+            env=dict(spec.env) or None,
+            cwd=spec.cwd,
+            encoding_error_handler="replace",  # strict decoding hangs on one bad byte
+        )
+        assert errlog is not None
+        async with stdio_client(params, errlog=errlog) as streams:
+            progress.phase = "initialize"
+            yield streams
+        return
+    assert spec.url is not None
+    if spec.transport == "sse":
+        async with sse_client(
+            spec.url,
+            headers=dict(spec.headers) or None,
+            timeout=limit + _HTTP_GRACE,
+            sse_read_timeout=limit + _HTTP_GRACE,
+        ) as streams:
+            progress.phase = "initialize"
+            yield streams
+        return
+    http = httpx2.AsyncClient(headers=dict(spec.headers), timeout=limit + _HTTP_GRACE)
+    async with http, streamable_http_client(spec.url, http_client=http) as streams:
+        progress.phase = "initialize"
+        yield streams
+
+
+async def _list_all(
+    call: Callable[..., Awaitable[object]],
+    tap: RawTap,
+    method: str,
+    key: str,
+    progress: _Progress,
+    warnings: list[str],
+) -> list[Any]:
+    """Every item of one list, following ``nextCursor``; the raw items as sent."""
+    items: list[Any] = []
+    seen: set[str] = set()
+    cursor: str | None = None
+    replaced = False
+    for page in range(1, MAX_PAGES + 1):
+        progress.phase = method
+        mark = tap.mark()
+        invalid: ValidationError | None = None
+        try:
+            await call(cursor=cursor)
+        except ValidationError as exc:
+            invalid = exc
+        except MCPError as exc:
+            if exc.code == METHOD_NOT_FOUND and page == 1 and exc.message != "Not Found":
+                warnings.append(f"{method} is advertised but the server does not implement it")
+                return []
+            raise
+        reply = tap.reply_since(mark, method)
+        if reply is None or reply.result is None:
+            if invalid is not None:
+                raise invalid
+            raise CaptureProtocolError(f"no reply to {method} was recorded")
+        raw = reply.result
+        if invalid is not None:
+            where = f"page {page}" if page > 1 or "nextCursor" in raw else "reply"
+            warnings.append(
+                f"the {method} {where} does not match the MCP schema "
+                f"({schema_problem(invalid)}); kept as sent"
+            )
+        if reply.has_replacement_char and not replaced:
+            replaced = True
+            warnings.append(
+                f"the {method} reply contains U+FFFD: the server sent bytes that are not "
+                "valid UTF-8, and they were replaced"
+            )
+        page_items = raw.get(key)
+        if isinstance(page_items, list):
+            items.extend(page_items)
+        else:
+            warnings.append(f"the {method} reply has no {key!r} list; nothing taken from it")
+        next_cursor = raw.get("nextCursor")
+        if next_cursor is None:
+            return items
+        if not isinstance(next_cursor, str):
+            raise CaptureProtocolError(f"{method} returned a nextCursor that is not a string")
+        if next_cursor in seen:
+            raise CaptureProtocolError(
+                f"{method} pagination does not end: page {page} repeats an earlier cursor"
+            )
+        seen.add(next_cursor)
+        cursor = next_cursor
+    raise CaptureProtocolError(f"{method} pagination does not end after {MAX_PAGES} pages")
+
+
+def _advertised(initialize: dict[str, Any], capability: str) -> bool:
+    caps = initialize.get("capabilities")
+    return isinstance(caps, dict) and caps.get(capability) is not None
+
+
+async def _capture(
+    spec: ServerSpec,
+    limit: float,
+    errlog: TextIO | None,
+    tap: RawTap,
+    progress: _Progress,
+    warnings: list[str],
+) -> None:
+    client = Client(
+        tapped(_transport(spec, limit, errlog, progress), tap),
+        mode="legacy",  # "auto" probes server/discover and stalls 10 s on older servers
+        cache=None,  # a cache could serve a listing the server no longer sends
+        read_timeout_seconds=limit,
+        client_info=CLIENT_INFO,
+    )
+    async with client:
+        reply = tap.reply_since(0, "initialize")
+        if reply is None or reply.result is None:
+            raise CaptureProtocolError("no reply to initialize was recorded")
+        progress.initialize = reply.result
+        if reply.has_replacement_char:
+            warnings.append(
+                "the initialize reply contains U+FFFD: the server sent bytes that are not "
+                "valid UTF-8, and they were replaced"
+            )
+        for method, key, capability, name in LISTS:
+            if _advertised(reply.result, capability):
+                call = getattr(client, name)
+                progress.lists[key] = await _list_all(call, tap, method, key, progress, warnings)
+        progress.complete = True
+        progress.phase = "shutdown"
+
+
+def _has_content(path: Path | None) -> bool:
+    try:
+        return path is not None and path.stat().st_size > 0
+    except OSError:
+        return False
+
+
+def _open_log(log_dir: Path, log_path: Path) -> TextIO:
+    log_dir.mkdir(parents=True, exist_ok=True)
+    return log_path.open("w", encoding="utf-8", errors="replace")
+
+
+async def capture_one(
+    spec: ServerSpec,
+    *,
+    timeout: float,  # noqa: ASYNC109  a per-server deadline is the API; fail_after applies it
+    log_dir: Path,
+) -> CaptureResult:
+    """Capture ``spec`` within ``timeout`` seconds. Never raises for anything the server does."""
+    install_sdk_log_routing()
+    started = time.monotonic()
+    progress = _Progress()
+    tap = RawTap()
+    warnings: list[str] = []
+    log_path = log_path_for(log_dir, spec.name) if spec.transport == "stdio" else None
+
+    def failed(kind: str, message: str) -> CaptureResult:
+        return CaptureResult(
+            name=spec.name,
+            error=message,
+            error_kind=kind,
+            stderr_log=str(log_path) if log_path is not None else None,
+            duration=time.monotonic() - started,
+            warnings=tuple(warnings),
+        )
+
+    scope: anyio.CancelScope | None = None
+    with ExitStack() as stack:
+        errlog: TextIO | None = None
+        if log_path is not None:
+            try:
+                errlog = stack.enter_context(_open_log(log_dir, log_path))
+            except OSError as exc:
+                return failed("internal", f"could not open the log file {log_path}: {exc.strerror}")
+        try:
+            with routed_to(errlog), anyio.fail_after(timeout) as scope:
+                await _capture(spec, timeout, errlog, tap, progress, warnings)
+        except Exception as exc:
+            timed_out = scope is not None and scope.cancel_called
+            if not progress.complete:
+                if errlog is not None:
+                    errlog.flush()
+                hint = str(log_path) if _has_content(log_path) else ""
+                failure = describe(
+                    exc,
+                    spec=spec,
+                    phase=progress.phase,
+                    timeout=timeout,
+                    timed_out=timed_out,
+                    junk=tap.junk,
+                    log_hint=hint,
+                )
+                return failed(failure.kind, failure.message)
+            cause = "timed out" if timed_out else server_text(type(exc).__name__)
+            warnings.append(f"the connection did not close cleanly ({cause})")
+    if tap.junk:
+        what = "lines on stdout" if spec.transport == "stdio" else "messages"
+        warnings.append(f"the server sent {tap.junk} {what} that are not JSON-RPC; skipped")
+    try:
+        surface = build_surface(
+            initialize_result=progress.initialize,
+            launch=spec.launch(),
+            tools=progress.lists.get("tools", ()),
+            prompts=progress.lists.get("prompts", ()),
+            resources=progress.lists.get("resources", ()),
+            resource_templates=progress.lists.get("resourceTemplates", ()),
+            warnings=warnings,
+        )
+    except Exception as exc:  # hostile data must not escape as an exception
+        return failed("internal", f"could not assemble the surface: {type(exc).__name__}")
+    return CaptureResult(
+        name=spec.name,
+        surface=surface,
+        stderr_log=str(log_path) if log_path is not None else None,
+        duration=time.monotonic() - started,
+        warnings=tuple(warnings),
+    )

@@ -1,0 +1,55 @@
+"""Capture many servers at once: one task each, each under its own deadline.
+
+Total wall time is that of the slowest server, not the sum. A server's failure is a
+result, never an exception here; the only things that raise are caller errors (two
+specs with one name) and whatever ``on_result`` itself raises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+
+import anyio
+
+from mcplock_tui.capture.client import capture_one
+from mcplock_tui.core.model import CaptureResult
+from mcplock_tui.spec import ServerSpec
+
+
+async def capture_all(
+    specs: Sequence[ServerSpec],
+    *,
+    timeout: float = 30.0,  # noqa: ASYNC109  per-server deadlines, applied in capture_one
+    log_dir: Path,
+    on_result: Callable[[CaptureResult], None] | None = None,
+) -> dict[str, CaptureResult]:
+    """Capture every spec concurrently; results keyed by name, in the order given.
+
+    ``on_result`` is called in the event loop as each server finishes, so a UI can update
+    while slower servers are still being captured.
+    """
+    names = [spec.name for spec in specs]
+    if len(set(names)) != len(names):
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(f"server names must be unique; repeated: {', '.join(dupes)}")
+    results: dict[str, CaptureResult] = {}
+
+    async def run(spec: ServerSpec) -> None:
+        result = await capture_one(spec, timeout=timeout, log_dir=log_dir)
+        results[spec.name] = result
+        if on_result is not None:
+            on_result(result)
+
+    async with anyio.create_task_group() as tg:
+        for spec in specs:
+            tg.start_soon(run, spec)
+    return {name: results[name] for name in names}
+
+
+def capture_sync(
+    specs: Sequence[ServerSpec], *, timeout: float = 30.0, log_dir: Path
+) -> dict[str, CaptureResult]:
+    """:func:`capture_all` for callers without an event loop (the headless check)."""
+    return anyio.run(partial(capture_all, specs, timeout=timeout, log_dir=log_dir))

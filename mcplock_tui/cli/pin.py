@@ -1,0 +1,74 @@
+"""``pin``: capture the selected servers and write their definitions to the lockfile.
+
+Pins of servers not selected stay byte for byte; a server that fails keeps its old pin and
+the command exits 2. Findings in what is being pinned are printed as "known", so a
+poisoned server is never pinned silently.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from rich.text import Text
+
+from mcplock_tui.capture import capture_sync
+from mcplock_tui.cli.options import workspace
+from mcplock_tui.cli.render import SEVERITY_STYLE, make_console, safe
+from mcplock_tui.core.analysis import foreign_tools
+from mcplock_tui.core.grade import GradeContext, scan_surface
+from mcplock_tui.core.lockfile import Lockfile, ServerPin
+from mcplock_tui.storage import read_lockfile, write_lockfile
+
+
+def run(args: argparse.Namespace) -> int:
+    ws = workspace(args, Path.cwd())
+    try:
+        lock = read_lockfile(ws.lock_path)
+    except FileNotFoundError:
+        lock = Lockfile()
+    out = make_console(sys.stdout)
+    err = make_console(sys.stderr)
+    captures = capture_sync(ws.specs, timeout=ws.timeout, log_dir=ws.log_dir)
+    servers = dict(lock.servers)
+    failed = 0
+    surfaces = {n: p.surface for n, p in servers.items()}
+    surfaces.update({n: r.surface for n, r in captures.items() if r.surface is not None})
+    foreign = foreign_tools(surfaces)
+    for spec in ws.specs:
+        result = captures[spec.name]
+        if result.surface is None:
+            failed += 1
+            kept = "kept its previous pin" if spec.name in servers else "not pinned"
+            err.print(Text.assemble(("! ", "bold red"), safe(spec.name, "bold"), ": ", safe(result.error or "failed"), f" ({kept})"))
+            if result.stderr_log:
+                err.print(Text.assemble("    server log: ", safe(result.stderr_log)))
+            continue
+        surface = result.surface
+        servers[spec.name] = ServerPin(surface=surface)
+        s = surface
+        out.print(Text.assemble(
+            ("✓ ", "green"), safe(spec.name, "bold"),
+            f"  {len(s.tools)} tools, {len(s.prompts)} prompts, {len(s.resources)} resources, "
+            f"{len(s.resource_templates)} templates{', instructions' if s.instructions else ''}",
+        ))
+        for warning in result.warnings:
+            out.print(Text.assemble("    warning: ", safe(warning)))
+        ctx = GradeContext(server=spec.name, foreign_tools=foreign.get(spec.name, {}), policy=ws.policy)
+        kept_findings, _ = ws.policy.filter(scan_surface(spec.name, surface, ctx))
+        for f in kept_findings:
+            out.print(Text.assemble(
+                "    known ", (f.severity.label.upper(), SEVERITY_STYLE[f.severity]), " ", f.code, " ",
+                safe(f.kind), " ", safe(f.item, "bold"), ": ", safe(f.message), ": ",
+                safe(f.excerpt[:80], "bold"), ("  (pinned as is: read it before you commit)", "dim"),
+            ))
+    if args.prune and not args.server:
+        for name in sorted(set(servers) - set(ws.all_names)):
+            del servers[name]
+            out.print(Text.assemble("- ", safe(name, "bold"), "  removed from the lockfile (no longer configured)"))
+    new_lock = replace(lock, servers=servers)
+    changed = write_lockfile(ws.lock_path, new_lock)
+    out.print(Text(f"{'wrote' if changed else 'unchanged'} {ws.lock_path}", style="dim"))
+    return 2 if failed else 0

@@ -1,0 +1,169 @@
+"""Human-readable reports on a terminal, via rich, with server text treated as data.
+
+Every server-supplied string goes through :func:`visible` and into a ``Text`` object, never
+through markup: a ``[/red]`` or ``[link=…]`` in a description prints as those characters,
+and escape sequences print as ``\\x1b``. NO_COLOR is honoured by rich itself.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable
+from typing import IO, Any
+
+from rich.console import Console
+from rich.text import Text
+
+from mcplock_tui.core.analysis import Report, ServerReport, Status
+from mcplock_tui.core.canonical import visible
+from mcplock_tui.core.diff import MISSING, Change
+from mcplock_tui.core.model import Finding, Severity
+
+SEVERITY_STYLE = {
+    Severity.CRITICAL: "bold white on red",
+    Severity.HIGH: "bold red",
+    Severity.MEDIUM: "yellow",
+    Severity.LOW: "dim",
+}
+_EXCERPT_CONTEXT = 30
+
+
+def make_console(file: IO[str] | None = None, width: int | None = None) -> Console:
+    return Console(
+        file=file, highlight=False, markup=False, emoji=False, soft_wrap=True, width=width,
+    )
+
+
+def safe(text: object, style: str = "") -> Text:
+    return Text(visible(text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)), style=style)
+
+
+def excerpt_in_context(f: Finding, source: str | None) -> Text:
+    if source is None or f.span is None:
+        return safe(f.excerpt, "bold")
+    start, end = f.span
+    left = source[max(0, start - _EXCERPT_CONTEXT):start]
+    right = source[end:end + _EXCERPT_CONTEXT]
+    return Text.assemble(
+        "\u201c…" if start > _EXCERPT_CONTEXT else "\u201c",
+        safe(left),
+        safe(source[start:end], "bold reverse"),
+        safe(right),
+        "…\u201d" if end + _EXCERPT_CONTEXT < len(source) else "\u201d",
+    )
+
+
+def _lookup(item: Any, path: str) -> str | None:
+    """Fetch the string at a dotted finding path (``inputSchema.properties.x.description``)."""
+    node = item
+    for part in path.replace("[", ".").replace("]", "").split("."):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node if isinstance(node, str) else None
+
+
+def text_diff_lines(old: str, new: str) -> Iterable[Text]:
+    a, b = old.splitlines() or [""], new.splitlines() or [""]
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "equal":
+            for line in a[i1:i2]:
+                yield Text.assemble("      ", safe(line, "dim"))
+            continue
+        for line in a[i1:i2]:
+            yield Text.assemble("    - ", safe(line, "red"))
+        for line in b[j1:j2]:
+            yield Text.assemble("    + ", safe(line, "green"))
+
+
+def render_change(console: Console, c: Change) -> None:
+    label = c.severity.label.upper()
+    head = Text.assemble(
+        "  ", (f" {label} ", SEVERITY_STYLE[c.severity]), "  ",
+        c.kind.value.replace("_", " "), " ", safe(c.name, "bold"), f"  {c.change.value}",
+    )
+    if c.old_name:
+        head.append_text(Text.assemble(" from ", safe(c.old_name, "bold")))
+    if c.rejection is not None:
+        head.append_text(Text.assemble("  [rejected in review", safe(f": {c.rejection.note}" if c.rejection.note else ""), "]"))
+    console.print(head)
+    for r in c.reasons:
+        if r.category.startswith("MCPL-"):
+            continue
+        console.print(Text.assemble("    · ", safe(r.message), (f"  [{r.category}]", "dim")))
+    for f in c.findings:
+        source = _lookup(c.new, f.path)
+        console.print(Text.assemble(
+            "    ! ", (f.code, SEVERITY_STYLE[f.severity]), " ", safe(f.message), ": ",
+            excerpt_in_context(f, source), (f"  at {f.path}", "dim"),
+        ))
+    for fc in c.fields:
+        if isinstance(fc.old, str) and isinstance(fc.new, str) and fc.old != fc.new:
+            console.print(Text.assemble("    ", safe(fc.path, "bold"), ":"))
+            for line in text_diff_lines(fc.old, fc.new):
+                console.print(line)
+        elif fc.old is not MISSING or fc.new is not MISSING:
+            old = "(absent)" if fc.old is MISSING else json.dumps(fc.old, ensure_ascii=False, sort_keys=True)
+            new = "(absent)" if fc.new is MISSING else json.dumps(fc.new, ensure_ascii=False, sort_keys=True)
+            console.print(Text.assemble("    ", safe(fc.path, "bold"), ": ", safe(_clip(old), "red"), " -> ", safe(_clip(new), "green")))
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _summary(changes: list[Change]) -> str:
+    counts = {s: 0 for s in Severity}
+    for c in changes:
+        counts[c.severity] += 1
+    parts = [f"{counts[s]} {s.label}" for s in sorted(Severity, reverse=True) if counts[s]]
+    noun = "change" if len(changes) == 1 else "changes"
+    return f"{len(changes)} {noun}" + (f" ({', '.join(parts)})" if parts else "")
+
+
+def render_server(console: Console, s: ServerReport) -> None:
+    if s.status == Status.CLEAN:
+        console.print(Text.assemble(("✓ ", "green"), safe(s.name, "bold"), "  clean"))
+    elif s.status == Status.DRIFT:
+        console.print(Text.assemble(("✗ ", "red"), safe(s.name, "bold"), "  ", _summary(list(s.changes))))
+        for c in sorted(s.changes, key=lambda c: (-c.severity, c.kind.value, c.name)):
+            render_change(console, c)
+    elif s.status == Status.UNCONFIGURED:
+        console.print(Text.assemble(("- ", "dim"), safe(s.name, "bold"), "  pinned but not in any config (not checked)"))
+    else:
+        console.print(Text.assemble(("! ", "bold red"), safe(s.name, "bold"), f"  {s.status}: ", safe(s.error or "")))
+        if s.stderr_log:
+            console.print(Text.assemble("    server log: ", safe(s.stderr_log)))
+    for w in s.warnings:
+        console.print(Text.assemble("    warning: ", safe(w)))
+    for f in s.known_findings:
+        console.print(Text.assemble(
+            "    known ", (f.code, SEVERITY_STYLE[f.severity]), " ", safe(f.kind), " ", safe(f.item, "bold"),
+            ": ", safe(f.message), ": ", safe(_clip(f.excerpt, 80), "bold"),
+        ))
+    for f in s.suppressed:
+        console.print(Text.assemble("    suppressed ", safe(f.code), " on ", safe(f.item), " (policy)", style="dim"))
+
+
+def render_report(console: Console, report: Report, lockfile: str) -> None:
+    console.print(Text(f"lockfile {visible(lockfile)} · fail on {report.fail_on.label} or worse", style="dim"))
+    console.print()
+    for s in report.servers:
+        render_server(console, s)
+    console.print()
+    failed = [s for s in report.servers if s.status in (Status.FAILED, Status.UNPINNED)]
+    changes = report.changes
+    line = f"Drift: {_summary(changes)}." if changes else "No drift."
+    if failed:
+        line += f" {len(failed)} server{'s' if len(failed) != 1 else ''} could not be checked."
+    line += f" Exit {int(report.exit_code())}."
+    console.print(Text(line, style="bold"))
+    if changes:
+        console.print(Text(
+            "Review with `mcplock-tui` (the review app), or accept with `mcplock-tui accept SERVER/ITEM`.",
+            style="dim",
+        ))

@@ -1,0 +1,173 @@
+"""Pinned lockfile + captured surfaces -> a graded report. Shared by ``--check`` and the app.
+
+Pure: capture happens before this and printing after it, so the whole judgement can be
+tested and benchmarked without a server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import IntEnum
+
+from mcplock_tui.core.diff import Change, diff_surfaces
+from mcplock_tui.core.grade import GradeContext, grade_changes, known_hosts, scan_surface
+from mcplock_tui.core.lockfile import Lockfile, ServerPin
+from mcplock_tui.core.model import CaptureResult, Finding, Severity, Surface
+from mcplock_tui.core.policy import Policy
+
+
+class ExitCode(IntEnum):
+    """The ``--check`` exit codes: an API that CI scripts depend on."""
+
+    CLEAN = 0
+    DRIFT = 1
+    CANNOT_CHECK = 2
+
+
+class Status:
+    CLEAN = "clean"
+    DRIFT = "drift"
+    FAILED = "failed"
+    UNPINNED = "unpinned"
+    UNCONFIGURED = "unconfigured"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerReport:
+    name: str
+    status: str
+    error: str | None = None
+    error_kind: str | None = None
+    changes: tuple[Change, ...] = ()
+    known_findings: tuple[Finding, ...] = ()
+    """Findings in definitions that are pinned as they are now: reviewed, still worth seeing."""
+    suppressed: tuple[Finding, ...] = ()
+    warnings: tuple[str, ...] = ()
+    stderr_log: str | None = None
+
+    @property
+    def worst(self) -> Severity | None:
+        return max((c.severity for c in self.changes), default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    servers: tuple[ServerReport, ...]
+    fail_on: Severity = Severity.HIGH
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def changes(self) -> list[Change]:
+        return [c for s in self.servers for c in s.changes]
+
+    def exit_code(self) -> ExitCode:
+        """Drift at or above the threshold wins over "could not check": it is definite."""
+        if any(c.severity >= self.fail_on for c in self.changes):
+            return ExitCode.DRIFT
+        if any(s.status in (Status.FAILED, Status.UNPINNED) for s in self.servers):
+            return ExitCode.CANNOT_CHECK
+        return ExitCode.CLEAN
+
+    def counts(self) -> dict[Severity, int]:
+        counts = dict.fromkeys(Severity, 0)
+        for change in self.changes:
+            counts[change.severity] += 1
+        return counts
+
+
+def foreign_tools(surfaces: Mapping[str, Surface]) -> dict[str, dict[str, str]]:
+    """For each server, the tools of every *other* server (name -> server)."""
+    everything: dict[str, str] = {}
+    for server, surface in sorted(surfaces.items()):
+        for tool in surface.tools:
+            everything.setdefault(tool, server)
+    out: dict[str, dict[str, str]] = {}
+    for server, surface in surfaces.items():
+        mine = set(surface.tools)
+        out[server] = {
+            name: owner
+            for name, owner in everything.items()
+            if owner != server and name not in mine
+        }
+    return out
+
+
+def analyze_server(
+    name: str,
+    pin: ServerPin,
+    live: Surface,
+    ctx: GradeContext,
+    *,
+    include_known: bool = False,
+) -> ServerReport:
+    changes = diff_surfaces(name, pin.surface, live)
+    graded, suppressed = grade_changes(changes, ctx, pin.surface, live)
+    with_rejections = tuple(
+        replace(c, rejection=r) if (r := pin.rejection_for(c.kind, c.name)) and r.hash == c.new_hash else c
+        for c in graded
+    )
+    known: tuple[Finding, ...] = ()
+    if include_known:
+        changed = {(c.kind.value, c.name) for c in changes}
+        known = tuple(f for f in scan_surface(name, live, ctx) if (f.kind, f.item) not in changed)
+    return ServerReport(
+        name=name,
+        status=Status.DRIFT if with_rejections else Status.CLEAN,
+        changes=with_rejections,
+        known_findings=ctx.policy.filter(known)[0],
+        suppressed=suppressed,
+    )
+
+
+def analyze(
+    lock: Lockfile,
+    captures: Mapping[str, CaptureResult],
+    *,
+    configured: Sequence[str],
+    unconfigured: Sequence[str] = (),
+    policy: Policy | None = None,
+    fail_on: Severity | None = None,
+    include_known: bool = False,
+) -> Report:
+    """Grade the checked servers; ``unconfigured`` lists pinned servers no config names."""
+    pol = policy or Policy()
+    live = {n: r.surface for n, r in captures.items() if r.surface is not None}
+    pinned_and_live = dict(live)
+    for n, pin in lock.servers.items():
+        pinned_and_live.setdefault(n, pin.surface)
+    foreign = foreign_tools(pinned_and_live)
+    reports: list[ServerReport] = []
+    for name in sorted(configured):
+        result = captures.get(name)
+        if result is None:
+            continue
+        warnings = result.warnings
+        if name not in lock.servers:
+            reports.append(
+                ServerReport(
+                    name, Status.UNPINNED,
+                    error=f"not in the lockfile; run `mcplock-tui pin --server {name}` to pin it",
+                    error_kind="unpinned", warnings=warnings,
+                )
+            )
+            continue
+        if result.surface is None:
+            reports.append(
+                ServerReport(
+                    name, Status.FAILED, error=result.error, error_kind=result.error_kind,
+                    warnings=warnings, stderr_log=result.stderr_log,
+                )
+            )
+            continue
+        pin = lock.servers[name]
+        ctx = GradeContext(
+            server=name, foreign_tools=foreign.get(name, {}), policy=pol,
+            known_hosts=known_hosts(pin.surface),
+        )
+        report = analyze_server(name, pin, result.surface, ctx, include_known=include_known)
+        reports.append(replace(report, warnings=warnings, stderr_log=result.stderr_log))
+    for name in sorted(unconfigured):
+        reports.append(ServerReport(name, Status.UNCONFIGURED))
+    threshold = fail_on if fail_on is not None else pol.fail_on
+    return Report(servers=tuple(reports), fail_on=threshold)

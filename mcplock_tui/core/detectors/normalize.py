@@ -1,0 +1,188 @@
+"""Normalised views of hostile text, each with a map back to the original characters.
+
+Detectors match keywords, and attackers defeat keyword matching by changing the bytes but
+not what a model reads: zero-width characters inside a word, Cyrillic or Greek look-alikes,
+fullwidth or mathematical letters, accents, leetspeak. A :class:`View` undoes that
+(NFKD, hidden characters dropped, confusables folded to Latin, casefolded) while remembering,
+for every character it produces, which original characters it came from, so a finding's
+span and excerpt always point at what the server actually sent.
+
+Which way it fails: folding is per word, so an all-Cyrillic Russian word stays Cyrillic
+(Russian patterns still match it) while a word mixing scripts, or spelt only with
+look-alike letters, becomes Latin. A real word that happens to consist only of look-alike
+letters ("сор") is folded too; that can only create a Latin word, never hide one. Scripts
+whose confusables are not in the table (Cherokee, Coptic, ...) are missed.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+# Look-alike letters folded to Latin. Upper-case forms come first because casefolding
+# changes what a letter resembles (Greek capital Eta looks like H, its small form like n).
+_CONFUSABLE_PAIRS = (
+    # Cyrillic capitals and small letters
+    "AaВbЕeКkМmНhОoРpСcТtХxУyЅsІiЈjҮyҺhԚqԜwЁe"
+    "аaвbеeкkмmнhоoрpсcтtхxуyѕsіiјjүyһhԛqԝwӏlԁdёeѵvɡgʋv"
+    # Greek capitals and small letters
+    "ΑaΒbΕeΖzΗhΙiΚkΜmΝnΟoΡpΤtΥyΧx"
+    "αaβbεeηnιiκkνvοoρpτtυuχxγyωwϲcϳj"
+    # Armenian
+    "օoսuոnհhցgզqւi"
+    # Latin small capitals and other Latin look-alikes without a decomposition
+    "ᴀaʙbᴄcᴅdᴇeꜰfɢgʜhɪiᴊjᴋkʟlᴍmɴnᴏoᴘpʀrꜱsᴛtᴜuᴠvᴡwʏyᴢz"
+    "ıiɩiǀlłløođdħhŧtƅbɑaɒaꞵbſs"
+)
+CONFUSABLES: dict[str, str] = {
+    _CONFUSABLE_PAIRS[i]: _CONFUSABLE_PAIRS[i + 1] for i in range(0, len(_CONFUSABLE_PAIRS), 2)
+}
+
+LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
+LEET_L = str.maketrans({"1": "l", "|": "l"})
+"""Second reading of ``1`` (``a11`` is "all", ``1gnore`` is "ignore")."""
+
+# Characters dropped outright: they render as nothing, so a model reads the word as joined.
+_DROP_CATEGORIES = frozenset({"Cf", "Mn", "Me", "Co", "Cs", "Cn"})
+_DROP_EXTRA = frozenset("\u115f\u1160\u3164\uffa0\u17b4\u17b5")
+_BLANK_AS_SPACE = frozenset("\u2800\x0b\x0c")
+_NEWLINES = frozenset("\u2028\u2029\x85")
+
+_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_LETTER_RUN = re.compile(r"[a-z]")
+
+SCRIPT_NONE, SCRIPT_LATIN, SCRIPT_FOLDABLE, SCRIPT_OTHER = 0, 1, 2, 3
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A normalised string and, per character, the original span it came from."""
+
+    text: str
+    starts: Sequence[int] | None = None
+    """``None`` means the identity map (plain ASCII input)."""
+    ends: Sequence[int] | None = None
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """Original ``(start, end)`` covering normalised characters ``start:end``."""
+        if self.starts is None or self.ends is None:
+            return start, end
+        if end <= start:
+            pos = self.starts[start] if start < len(self.starts) else (self.ends[-1] if self.ends else 0)
+            return pos, pos
+        return self.starts[start], self.ends[end - 1]
+
+
+def is_plain(text: str) -> bool:
+    """ASCII without control characters other than tab, CR and LF: no normalisation needed."""
+    return text.isascii() and _ASCII_CONTROL.search(text) is None
+
+
+@lru_cache(maxsize=8192)
+def char_forms(ch: str) -> tuple[str, str, int]:
+    """``(plain, folded, script)`` for one original character.
+
+    ``plain`` is NFKD without marks, casefolded; ``folded`` additionally maps look-alikes
+    to Latin; ``script`` says how the character votes in the per-word folding decision.
+    """
+    if ch in _NEWLINES:
+        return "\n", "\n", SCRIPT_NONE
+    if ch in _BLANK_AS_SPACE:
+        return " ", " ", SCRIPT_NONE
+    if ch in "\t\n\r":
+        return ch, ch, SCRIPT_NONE
+    if ch in _DROP_EXTRA or ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0:
+        return "", "", SCRIPT_NONE
+    if unicodedata.category(ch) in _DROP_CATEGORIES:
+        return "", "", SCRIPT_NONE
+    if ch in CONFUSABLES:  # before decomposition: capital Eta must not become "η"
+        latin = CONFUSABLES[ch]
+        plain = "".join(c for c in unicodedata.normalize("NFKD", ch) if not _is_mark(c)).casefold()
+        return plain, latin, SCRIPT_FOLDABLE
+    plain_parts: list[str] = []
+    folded_parts: list[str] = []
+    script = SCRIPT_NONE
+    for c in unicodedata.normalize("NFKD", ch):
+        if _is_mark(c) or unicodedata.category(c) in _DROP_CATEGORIES:
+            continue
+        for low in c.casefold():
+            plain_parts.append(low)
+            if low.isascii():
+                folded_parts.append(low)
+                if low.isalpha():
+                    script = max(script, SCRIPT_LATIN)
+            elif low in CONFUSABLES:
+                folded_parts.append(CONFUSABLES[low])
+                script = max(script, SCRIPT_FOLDABLE)
+            else:
+                folded_parts.append(low)
+                if low.isalpha():
+                    script = SCRIPT_OTHER
+    return "".join(plain_parts), "".join(folded_parts), script
+
+
+def _is_mark(c: str) -> bool:
+    return unicodedata.category(c) in ("Mn", "Me")
+
+
+def normalize(text: str) -> View:
+    """The matching form of ``text``: see the module docstring for what it undoes."""
+    if is_plain(text):
+        return View(text.lower())
+    forms = [char_forms(ch) for ch in text]
+    # Per word (a run of letters, hidden characters ignored): fold look-alikes unless the
+    # word holds a letter of another script that has no Latin look-alike.
+    use_fold = [False] * len(text)
+    word: list[int] = []
+    other_script = False
+
+    def close_word() -> None:
+        if not other_script:
+            for k in word:
+                use_fold[k] = True
+
+    for i, (plain, _folded, script) in enumerate(forms):
+        if plain == "":
+            if word:
+                word.append(i)
+            continue
+        if plain.isalpha():
+            word.append(i)
+            other_script = other_script or script == SCRIPT_OTHER
+            continue
+        close_word()
+        word, other_script = [], False
+    close_word()
+
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    for i, (plain, folded, _script) in enumerate(forms):
+        piece = folded if use_fold[i] else plain
+        for c in piece:
+            out.append(c)
+            starts.append(i)
+            ends.append(i + 1)
+    # A dropped character between two kept ones belongs to the match that spans it: ends
+    # already cover it because the next kept character's start is after it.
+    return View("".join(out), starts, ends)
+
+
+def leet_variants(view: View) -> list[View]:
+    """Leetspeak readings of ``view`` that differ from it, sharing its offset map."""
+    text = view.text
+    if not any(c in text for c in "013457@$|"):
+        return []
+    out: list[View] = []
+    seen = {text}
+    for table in (LEET, LEET_L):
+        variant = text.translate(table)
+        if table is LEET_L:
+            variant = variant.translate(LEET)
+        if variant not in seen and _LETTER_RUN.search(variant):
+            seen.add(variant)
+            out.append(View(variant, view.starts, view.ends))
+    return out

@@ -1,0 +1,257 @@
+"""The lockfile model and its TOML-shaped document, in one place.
+
+Layout (``version = 1``)::
+
+    version = 1
+    hash_model = 1
+    [servers.NAME.server]            launch, protocol_version, server_info, capabilities
+    [servers.NAME.instructions]      text
+    [servers.NAME.tools."TOOL"]      hashes, then name/title/description as TOML strings,
+                                     input_schema/output_schema/annotations as pretty JSON,
+                                     extra: every other key the server sent, as pretty JSON
+    [servers.NAME.prompts."P"] / [servers.NAME.resources."URI"] / [servers.NAME.resource_templates."T"]
+    [[servers.NAME.rejected]]        kind, name, hash, note: a reviewed-and-refused definition
+
+Each item is split into readable fields and recombined on read; the recombined item must
+hash to the stored ``hash`` or the file is refused, so a hand edit cannot silently change
+what is trusted. No I/O here: :mod:`mcplock_tui.storage` turns documents into bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcplock_tui.core.canonical import HASH_MODEL, digest, pretty_json, sort_deep
+from mcplock_tui.core.model import ITEM_KINDS, JSON, Kind, Surface
+from mcplock_tui.errors import LockfileError
+
+LOCKFILE_VERSION = 1
+
+# (wire key, lockfile key) pairs. Text fields are stored as TOML strings when the server
+# sent a string; JSON fields are stored as pretty JSON text whatever their value.
+_TEXT_FIELDS: dict[Kind, tuple[tuple[str, str], ...]] = {
+    Kind.TOOL: (("name", "name"), ("title", "title"), ("description", "description")),
+    Kind.PROMPT: (("name", "name"), ("title", "title"), ("description", "description")),
+    Kind.RESOURCE: (
+        ("uri", "uri"),
+        ("name", "name"),
+        ("title", "title"),
+        ("description", "description"),
+        ("mimeType", "mime_type"),
+    ),
+    Kind.RESOURCE_TEMPLATE: (
+        ("uriTemplate", "uri_template"),
+        ("name", "name"),
+        ("title", "title"),
+        ("description", "description"),
+        ("mimeType", "mime_type"),
+    ),
+    Kind.INSTRUCTIONS: (("instructions", "text"),),
+    Kind.SERVER: (("launch", "launch"), ("protocolVersion", "protocol_version")),
+}
+_JSON_FIELDS: dict[Kind, tuple[tuple[str, str], ...]] = {
+    Kind.TOOL: (
+        ("inputSchema", "input_schema"),
+        ("outputSchema", "output_schema"),
+        ("annotations", "annotations"),
+    ),
+    Kind.PROMPT: (("arguments", "arguments"),),
+    Kind.RESOURCE: (),
+    Kind.RESOURCE_TEMPLATE: (),
+    Kind.INSTRUCTIONS: (),
+    Kind.SERVER: (("serverInfo", "server_info"), ("capabilities", "capabilities")),
+}
+_TABLE: dict[Kind, str] = {
+    Kind.TOOL: "tools",
+    Kind.PROMPT: "prompts",
+    Kind.RESOURCE: "resources",
+    Kind.RESOURCE_TEMPLATE: "resource_templates",
+}
+
+
+def item_hashes(kind: Kind, item: Mapping[str, JSON]) -> dict[str, str]:
+    """The hash set of one item: the whole item plus the parts a reviewer asks about."""
+    hashes = {"hash": digest(item)}
+    if kind in ITEM_KINDS:
+        hashes["description_hash"] = digest(item.get("description"))
+    if kind is Kind.TOOL:
+        schemas = {k: item[k] for k in ("inputSchema", "outputSchema") if k in item}
+        hashes["schema_hash"] = digest(schemas)
+        hashes["annotations_hash"] = digest(item.get("annotations"))
+    elif kind is Kind.PROMPT:
+        hashes["arguments_hash"] = digest(item.get("arguments"))
+    return hashes
+
+
+def item_hash(item: Mapping[str, JSON] | None) -> str | None:
+    return None if item is None else digest(item)
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """A definition a reviewer refused: ``--check`` keeps failing on it, marked as triaged."""
+
+    kind: Kind
+    name: str
+    hash: str
+    """Hash of the refused definition, or ``removed`` when the refusal was of a removal."""
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerPin:
+    surface: Surface
+    rejected: tuple[Rejection, ...] = ()
+
+    def rejection_for(self, kind: Kind, name: str) -> Rejection | None:
+        for rejection in self.rejected:
+            if rejection.kind is kind and rejection.name == name:
+                return rejection
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Lockfile:
+    servers: Mapping[str, ServerPin] = field(default_factory=dict)
+
+
+def _encode_item(kind: Kind, item: Mapping[str, JSON]) -> dict[str, Any]:
+    table: dict[str, Any] = dict(item_hashes(kind, item))
+    rest = dict(item)
+    for wire, key in _TEXT_FIELDS[kind]:
+        value = rest.get(wire)
+        if isinstance(value, str):
+            table[key] = value
+            del rest[wire]
+    for wire, key in _JSON_FIELDS[kind]:
+        if wire in rest:
+            table[key] = pretty_json(rest.pop(wire))
+    if rest:
+        table["extra"] = pretty_json(rest)
+    return table
+
+
+def _decode_item(kind: Kind, table: Any, where: str) -> dict[str, JSON]:
+    if not isinstance(table, dict):
+        raise LockfileError(f"{where}: expected a table")
+    item: dict[str, JSON] = {}
+    try:
+        if "extra" in table:
+            extra = json.loads(_text(table, "extra", where))
+            if not isinstance(extra, dict):
+                raise LockfileError(f"{where}.extra: expected a JSON object")
+            item.update(extra)
+        for wire, key in _TEXT_FIELDS[kind]:
+            if key in table:
+                item[wire] = _text(table, key, where)
+        for wire, key in _JSON_FIELDS[kind]:
+            if key in table:
+                item[wire] = json.loads(_text(table, key, where))
+    except json.JSONDecodeError as exc:
+        raise LockfileError(f"{where}: invalid JSON text ({exc.msg} at line {exc.lineno})") from None
+    item = sort_deep(item)
+    stored = table.get("hash")
+    actual = digest(item)
+    if stored != actual:
+        raise LockfileError(
+            f"{where}: the pinned definition does not match its hash (edited by hand?); "
+            "restore the file from version control or re-pin that server"
+        )
+    return item
+
+
+def _text(table: Mapping[str, Any], key: str, where: str) -> str:
+    value = table[key]
+    if not isinstance(value, str):
+        raise LockfileError(f"{where}.{key}: expected a string")
+    return value
+
+
+def encode(lock: Lockfile) -> dict[str, Any]:
+    """Lockfile -> TOML-shaped dict, in a fixed order so the bytes are deterministic."""
+    servers: dict[str, Any] = {}
+    for name in sorted(lock.servers):
+        pin = lock.servers[name]
+        surface = pin.surface
+        table: dict[str, Any] = {"server": _encode_item(Kind.SERVER, surface.server)}
+        if surface.instructions is not None:
+            table["instructions"] = _encode_item(
+                Kind.INSTRUCTIONS, {"instructions": surface.instructions}
+            )
+        for kind in ITEM_KINDS:
+            items = surface.items(kind)
+            if items:
+                table[_TABLE[kind]] = {
+                    key: _encode_item(kind, items[key]) for key in sorted(items)
+                }
+        if pin.rejected:
+            table["rejected"] = [
+                {"kind": r.kind.value, "name": r.name, "hash": r.hash, "note": r.note}
+                for r in sorted(pin.rejected, key=lambda r: (r.kind.value, r.name))
+            ]
+        servers[name] = table
+    return {"version": LOCKFILE_VERSION, "hash_model": HASH_MODEL, "servers": servers}
+
+
+def decode(doc: Mapping[str, Any], source: str = "lockfile") -> Lockfile:
+    """TOML-shaped dict -> Lockfile; refuses other versions and any hash mismatch."""
+    version = doc.get("version")
+    if version != LOCKFILE_VERSION:
+        raise LockfileError(
+            f"{source}: lockfile format version {version!r} is not supported; this mcplock-tui "
+            f"reads version {LOCKFILE_VERSION} (upgrade mcplock-tui, or re-pin to rewrite it)"
+        )
+    if doc.get("hash_model") != HASH_MODEL:
+        raise LockfileError(
+            f"{source}: hash model {doc.get('hash_model')!r} differs from this mcplock-tui's "
+            f"{HASH_MODEL}; re-pin to rewrite the lockfile"
+        )
+    raw_servers = doc.get("servers", {})
+    if not isinstance(raw_servers, dict):
+        raise LockfileError(f"{source}: 'servers' must be a table")
+    servers: dict[str, ServerPin] = {}
+    for name, table in raw_servers.items():
+        where = f"{source}: servers.{name}"
+        if not isinstance(table, dict) or "server" not in table:
+            raise LockfileError(f"{where}: missing [server] table")
+        server = _decode_item(Kind.SERVER, table["server"], where + ".server")
+        instructions = None
+        if "instructions" in table:
+            item = _decode_item(Kind.INSTRUCTIONS, table["instructions"], where + ".instructions")
+            value = item.get("instructions")
+            instructions = value if isinstance(value, str) else None
+        lists: dict[Kind, dict[str, dict[str, JSON]]] = {}
+        for kind in ITEM_KINDS:
+            raw_items = table.get(_TABLE[kind], {})
+            if not isinstance(raw_items, dict):
+                raise LockfileError(f"{where}.{_TABLE[kind]}: expected a table")
+            lists[kind] = {
+                key: _decode_item(kind, value, f"{where}.{_TABLE[kind]}.{key}")
+                for key, value in raw_items.items()
+            }
+        rejected = tuple(_decode_rejection(r, where) for r in table.get("rejected", []))
+        surface = Surface(
+            server=server,
+            instructions=instructions,
+            tools=lists[Kind.TOOL],
+            prompts=lists[Kind.PROMPT],
+            resources=lists[Kind.RESOURCE],
+            resource_templates=lists[Kind.RESOURCE_TEMPLATE],
+        )
+        servers[name] = ServerPin(surface=surface, rejected=rejected)
+    return Lockfile(servers=servers)
+
+
+def _decode_rejection(raw: Any, where: str) -> Rejection:
+    try:
+        return Rejection(
+            kind=Kind(raw["kind"]),
+            name=str(raw["name"]),
+            hash=str(raw["hash"]),
+            note=str(raw.get("note", "")),
+        )
+    except (KeyError, ValueError, TypeError):
+        raise LockfileError(f"{where}.rejected: malformed entry {raw!r}") from None

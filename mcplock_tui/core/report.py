@@ -1,0 +1,235 @@
+"""Report -> JSON and SARIF 2.1.0 documents (data only; writing them is the CLI's job).
+
+Both are ``json.dumps(..., ensure_ascii=True)``-ready: server text stays exact but every
+non-ASCII or control character is an escape, so the documents are safe to print.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from typing import Any
+
+from mcplock_tui import __version__
+from mcplock_tui.core.analysis import Report, ServerReport
+from mcplock_tui.core.diff import MISSING, Change
+from mcplock_tui.core.model import Finding, Kind, Reason, Severity
+from mcplock_tui.core.rules import all_rules
+
+REPORT_VERSION = 1
+_TABLE = {
+    Kind.TOOL: "tools",
+    Kind.PROMPT: "prompts",
+    Kind.RESOURCE: "resources",
+    Kind.RESOURCE_TEMPLATE: "resource_templates",
+}
+
+
+def finding_json(f: Finding) -> dict[str, Any]:
+    return {
+        "code": f.code,
+        "severity": f.severity.label,
+        "message": f.message,
+        "path": f.path,
+        "excerpt": f.excerpt,
+        "span": list(f.span) if f.span else None,
+        "server": f.server,
+        "kind": f.kind,
+        "item": f.item,
+    }
+
+
+def reason_json(r: Reason) -> dict[str, Any]:
+    return {"category": r.category, "severity": r.severity.label, "message": r.message, "path": r.path}
+
+
+def _value(v: Any) -> Any:
+    return None if v is MISSING else v
+
+
+def change_json(c: Change) -> dict[str, Any]:
+    return {
+        "id": c.id,
+        "kind": c.kind.value,
+        "name": c.name,
+        "old_name": c.old_name,
+        "change": c.change.value,
+        "severity": c.severity.label,
+        "status": c.status,
+        "rejection_note": c.rejection.note if c.rejection else None,
+        "reasons": [reason_json(r) for r in c.reasons],
+        "findings": [finding_json(f) for f in c.findings],
+        "fields": [
+            {"path": f.path, "old": _value(f.old), "new": _value(f.new),
+             "absent": [side for side, v in (("old", f.old), ("new", f.new)) if v is MISSING]}
+            for f in c.fields
+        ],
+        "old_hash": c.old_hash,
+        "new_hash": c.new_hash,
+        "explain": dict(c.explain) if c.explain else None,
+    }
+
+
+def server_json(s: ServerReport) -> dict[str, Any]:
+    return {
+        "name": s.name,
+        "status": s.status,
+        "error": s.error,
+        "error_kind": s.error_kind,
+        "stderr_log": s.stderr_log,
+        "warnings": list(s.warnings),
+        "changes": [change_json(c) for c in s.changes],
+        "known_findings": [finding_json(f) for f in s.known_findings],
+        "suppressed": [finding_json(f) for f in s.suppressed],
+    }
+
+
+def to_json(report: Report, lockfile: str) -> dict[str, Any]:
+    counts = report.counts()
+    return {
+        "version": REPORT_VERSION,
+        "tool": {"name": "mcplock-tui", "version": __version__},
+        "lockfile": lockfile,
+        "fail_on": report.fail_on.label,
+        "exit_code": int(report.exit_code()),
+        "summary": {s.label: counts[s] for s in sorted(Severity, reverse=True)},
+        "servers": [server_json(s) for s in report.servers],
+    }
+
+
+# --- SARIF -------------------------------------------------------------------------------
+
+_LEVEL = {Severity.CRITICAL: "error", Severity.HIGH: "error", Severity.MEDIUM: "warning", Severity.LOW: "note"}
+_SECURITY_SEVERITY = {Severity.CRITICAL: "9.5", Severity.HIGH: "8.0", Severity.MEDIUM: "5.0", Severity.LOW: "2.0"}
+
+
+def lockfile_lines(text: str) -> dict[tuple[str, ...], int]:
+    """Map each table header's key path to its 1-based line, by parsing the header itself."""
+    lines: dict[tuple[str, ...], int] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.startswith("[") or line.startswith("[["):
+            continue
+        try:
+            doc: Any = tomllib.loads(line)
+        except tomllib.TOMLDecodeError:
+            continue
+        path: list[str] = []
+        while isinstance(doc, dict) and len(doc) == 1:
+            key = next(iter(doc))
+            path.append(key)
+            doc = doc[key]
+        lines[tuple(path)] = number
+    return lines
+
+
+def _line_for(c: Change | None, server: str, lines: Mapping[tuple[str, ...], int]) -> int:
+    if c is not None and c.kind in _TABLE:
+        name = c.old_name or c.name
+        found = lines.get(("servers", server, _TABLE[c.kind], name))
+        if found:
+            return found
+    if c is not None and c.kind is Kind.INSTRUCTIONS:
+        found = lines.get(("servers", server, "instructions"))
+        if found:
+            return found
+    return lines.get(("servers", server, "server"), 1)
+
+
+def _rule_meta(rule_id: str, severity: Severity, text: str) -> dict[str, Any]:
+    rule = all_rules().get(rule_id)
+    return {
+        "id": rule_id,
+        "name": rule_id,
+        "shortDescription": {"text": rule.title if rule else text},
+        "fullDescription": {"text": rule.rationale if rule else text},
+        "defaultConfiguration": {"level": _LEVEL[rule.severity if rule else severity]},
+        "properties": {
+            "security-severity": _SECURITY_SEVERITY[rule.severity if rule else severity],
+            "tags": ["security", "mcp", rule.family if rule else "drift"],
+        },
+    }
+
+
+def to_sarif(report: Report, lockfile: str, lockfile_text: str) -> dict[str, Any]:
+    """One result per change, tagged with its strongest rule; failed servers as notifications."""
+    lines = lockfile_lines(lockfile_text)
+    rules: dict[str, dict[str, Any]] = {}
+    results: list[dict[str, Any]] = []
+    notifications: list[dict[str, Any]] = []
+    for server in report.servers:
+        if server.error:
+            notifications.append({
+                "level": "error",
+                "message": {"text": f"{server.name}: {server.error}"},
+                "locations": [_location(lockfile, _line_for(None, server.name, lines))],
+            })
+        for c in server.changes:
+            top = c.reasons[0] if c.reasons else Reason("changed", c.severity, "changed")
+            rule_id = f"MCPL-DRIFT-{top.category}" if not top.category.startswith("MCPL-") else top.category
+            rules.setdefault(rule_id, _rule_meta(rule_id, top.severity, top.message))
+            text = f"{c.server}: {c.kind.value} {c.name!r} {c.change.value} ({c.severity.label}): " + "; ".join(
+                r.message for r in c.reasons
+            )
+            if c.rejection is not None:
+                text += " [rejected in review]"
+            results.append({
+                "ruleId": rule_id,
+                "level": _LEVEL[c.severity],
+                "message": {"text": text},
+                "locations": [_location(lockfile, _line_for(c, server.name, lines))],
+                "partialFingerprints": {"mcplockChange/v1": f"{c.id}@{c.new_hash}"},
+                "properties": {"severity": c.severity.label, "status": c.status,
+                               "findings": [f.code for f in c.findings]},
+            })
+    run: dict[str, Any] = {
+        "tool": {"driver": {
+            "name": "mcplock-tui", "version": __version__,
+            "informationUri": "https://pypi.org/project/mcplock-tui/",
+            "rules": [rules[k] for k in sorted(rules)],
+        }},
+        "results": results,
+        "invocations": [{"executionSuccessful": not notifications,
+                         "toolExecutionNotifications": notifications}],
+    }
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [run],
+    }
+
+
+def _location(uri: str, line: int) -> dict[str, Any]:
+    return {"physicalLocation": {"artifactLocation": {"uri": uri}, "region": {"startLine": line}}}
+
+
+def findings_to_json(findings: list[Finding], failed: dict[str, str]) -> dict[str, Any]:
+    """The ``lint`` report: findings plus the servers that could not be read."""
+    return {
+        "version": REPORT_VERSION,
+        "tool": {"name": "mcplock-tui", "version": __version__},
+        "findings": [finding_json(f) for f in findings],
+        "failed": [{"name": n, "error": e} for n, e in sorted(failed.items())],
+    }
+
+
+def findings_to_sarif(findings: list[Finding], lockfile: str, lockfile_text: str) -> dict[str, Any]:
+    lines = lockfile_lines(lockfile_text)
+    rules: dict[str, dict[str, Any]] = {}
+    results = []
+    for f in findings:
+        rules.setdefault(f.code, _rule_meta(f.code, f.severity, f.message))
+        line = lines.get(("servers", f.server, "tools", f.item)) or lines.get(("servers", f.server, "server"), 1)
+        results.append({
+            "ruleId": f.code,
+            "level": _LEVEL[f.severity],
+            "message": {"text": f"{f.server}: {f.kind} {f.item!r}: {f.message} ({f.path})"},
+            "locations": [_location(lockfile, line)],
+            "partialFingerprints": {"mcplockFinding/v1": f"{f.server}/{f.item}/{f.code}/{f.path}"},
+        })
+    run = {
+        "tool": {"driver": {"name": "mcplock-tui", "version": __version__,
+                            "informationUri": "https://pypi.org/project/mcplock-tui/",
+                            "rules": [rules[k] for k in sorted(rules)]}},
+        "results": results,
+    }
+    return {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": [run]}

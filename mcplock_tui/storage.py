@@ -1,0 +1,159 @@
+"""Lockfile bytes on disk: deterministic TOML, visible escapes, atomic replacement.
+
+``tomli_w`` writes hidden characters (zero-width, bidi, C1) raw and folds CRLF inside
+multi-line strings. In its output such characters can only occur inside basic strings,
+where TOML's ``\\uXXXX`` escapes are valid, so they are escaped after the fact; a
+round-trip check then proves that every string reads back exactly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import tempfile
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from mcplock_tui.core import lockfile as lf
+from mcplock_tui.core.canonical import is_hidden
+from mcplock_tui.errors import LockfileError
+
+HEADER = (
+    "# MCP server definitions reviewed and pinned by mcplock-tui.\n"
+    "# Commit this file. Change it with `mcplock-tui` (pin, accept, reject), not by hand.\n"
+)
+_NON_ASCII_OR_CR = re.compile(r"[^\x00-\x7f]|\r")
+
+
+def _toml_escape(ch: str) -> str:
+    if ch == "\r":
+        return "\\r"
+    cp = ord(ch)
+    return f"\\u{cp:04X}" if cp <= 0xFFFF else f"\\U{cp:08X}"
+
+
+def _escape_hidden(text: str) -> str:
+    return _NON_ASCII_OR_CR.sub(
+        lambda m: _toml_escape(m[0]) if m[0] == "\r" or is_hidden(m[0]) else m[0], text
+    )
+
+
+# tomli_w folds CR LF to LF inside multi-line strings. Carriage returns are swapped for a
+# noncharacter before writing and turned into ``\r`` escapes after; a document that already
+# holds the noncharacter takes the single-line path instead.
+_CR_SENTINEL = "\ufdd0"
+
+
+def _swap_cr(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.replace("\r", _CR_SENTINEL)
+    if isinstance(value, dict):
+        return {k: _swap_cr(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_swap_cr(v) for v in value]
+    return value
+
+
+def dumps(lock: lf.Lockfile) -> str:
+    """The exact lockfile text for ``lock``: same input, same bytes."""
+    doc = lf.encode(lock)
+    candidates = []
+    if _CR_SENTINEL not in json.dumps(doc, ensure_ascii=False):
+        multiline = tomli_w.dumps(_swap_cr(doc), multiline_strings=True)
+        candidates.append(multiline.replace(_CR_SENTINEL, "\\r"))
+    candidates.append(tomli_w.dumps(doc))
+    for raw in candidates:
+        text = _escape_hidden(raw)
+        if tomllib.loads(text) == doc:
+            return HEADER + text
+    raise LockfileError("internal error: the lockfile would not read back as written")
+
+
+def loads(text: str, source: str = "lockfile") -> lf.Lockfile:
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LockfileError(f"{source}: not valid TOML: {exc}") from None
+    return lf.decode(doc, source)
+
+
+def read_lockfile(path: Path) -> lf.Lockfile:
+    """Read and verify; a missing file raises FileNotFoundError, anything else LockfileError."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise LockfileError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LockfileError(f"{path}: not UTF-8 (byte {exc.start})") from None
+    return loads(text, str(path))
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):  # not every platform/filesystem allows it
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Temp file in the same folder, fsync, ``os.replace``: readers see old or new, never half."""
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        with contextlib.suppress(OSError):  # mkstemp makes 0600; keep the old mode or 0644
+            os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(folder)
+
+
+def write_lockfile(path: Path, lock: lf.Lockfile) -> bool:
+    """Write ``lock``; returns False when the file already holds exactly these bytes.
+
+    An existing file that does not read as a lockfile is never replaced: it may hold a
+    merge in progress or someone's work, and losing it would lose reviewed decisions.
+    """
+    text = dumps(lock)
+    try:
+        current = path.read_bytes()
+    except FileNotFoundError:
+        current = None
+    if current is not None:
+        if current == text.encode("utf-8"):
+            return False
+        try:
+            loads(current.decode("utf-8"), str(path))
+        except (LockfileError, UnicodeDecodeError) as exc:
+            raise LockfileError(
+                f"refusing to overwrite {path}: it is not a readable lockfile ({exc}); "
+                "fix or move it first"
+            ) from None
+    write_text_atomic(path, text)
+    return True
+
+
+def load_document(path: Path) -> dict[str, Any]:
+    """Raw TOML document, for tools that need more than the lockfile model (e.g. policy)."""
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise LockfileError(f"{path}: not valid TOML: {exc}") from None
