@@ -62,7 +62,9 @@ def test_killed_writer_leaves_a_whole_lockfile(tmp_path: Path, repo_root: Path) 
     storage.write_lockfile(path, make_lock())
     for delay in (0.05, 0.13, 0.21, 0.34, 0.55):
         proc = subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(path)], cwd=repo_root, stdout=subprocess.PIPE,
+            [sys.executable, "-c", WRITER, str(path)],
+            cwd=repo_root,
+            stdout=subprocess.PIPE,
         )
         assert proc.stdout is not None
         assert proc.stdout.readline().strip() == b"ready"

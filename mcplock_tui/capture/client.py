@@ -23,7 +23,6 @@ from typing import Any, TextIO
 import anyio
 import httpx2
 from mcp import Client, MCPError, StdioServerParameters, stdio_client
-from mcp.client._transport import TransportStreams
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import METHOD_NOT_FOUND, Implementation
@@ -36,6 +35,7 @@ from mcplock_tui.capture.failure import (
     describe,
     schema_problem,
     server_text,
+    target,
 )
 from mcplock_tui.capture.logs import install_sdk_log_routing, log_path_for, routed_to
 from mcplock_tui.capture.tap import RawTap, tapped
@@ -71,17 +71,20 @@ def _check_target(spec: ServerSpec) -> None:
     """Config gaps that would otherwise surface as confusing SDK errors."""
     if spec.transport == "stdio":
         if not spec.command:
-            raise CaptureSpawnError("no command is configured")
+            raise CaptureSpawnError("cannot start the server: no command is configured")
         if spec.cwd is not None and not Path(spec.cwd).is_dir():
-            raise CaptureSpawnError("its working directory does not exist")
+            where = target(spec)
+            raise CaptureSpawnError(
+                f"could not start {where}: its working directory does not exist"
+            )
     elif not spec.url:
-        raise CaptureSpawnError("no URL is configured")
+        raise CaptureSpawnError("cannot reach the server: no URL is configured")
 
 
 @asynccontextmanager
 async def _transport(
     spec: ServerSpec, limit: float, errlog: TextIO | None, progress: _Progress
-) -> AsyncIterator[TransportStreams]:
+) -> AsyncIterator[Any]:  # the SDK's (read, write) stream pair
     """The SDK transport for ``spec``; marks the move from ``start`` to ``initialize``."""
     _check_target(spec)
     if spec.transport == "stdio":
@@ -93,7 +96,8 @@ async def _transport(
             cwd=spec.cwd,
             encoding_error_handler="replace",  # strict decoding hangs on one bad byte
         )
-        assert errlog is not None
+        if errlog is None:  # never inherit our stderr, even if a caller gets this wrong
+            raise RuntimeError("a stdio capture needs a log file for the server's stderr")
         async with stdio_client(params, errlog=errlog) as streams:
             progress.phase = "initialize"
             yield streams

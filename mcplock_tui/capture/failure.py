@@ -39,7 +39,10 @@ class CaptureProtocolError(Exception):
 
 
 class CaptureSpawnError(Exception):
-    """The server cannot even be tried: no command or URL, a missing working directory."""
+    """The server cannot even be tried: no command or URL, a missing working directory.
+
+    Its text is the whole error sentence and must hold nothing secret.
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +80,8 @@ def target(spec: ServerSpec) -> str:
     if spec.transport == "stdio":
         command = spec.raw_command if spec.raw_command is not None else spec.command or ""
         return f"`{redact_args([command])[0]}`" if command else "(no command)"
-    return redact_url(spec.raw_url if spec.raw_url is not None else spec.url or "")
+    url = spec.raw_url if spec.raw_url is not None else spec.url
+    return redact_url(url) if url else "(no URL)"
 
 
 def _secrets(spec: ServerSpec) -> list[str]:
@@ -172,7 +176,8 @@ def _classify(
         or (isinstance(err, MCPError) and err.code == REQUEST_TIMEOUT)
     )
     if timed_out:
-        extra = f" (it also sent {junk} unreadable messages)" if junk else ""
+        plural = "s" if junk != 1 else ""
+        extra = f" (it also sent {junk} unreadable message{plural})" if junk else ""
         return Failure("timeout", f"timed out after {timeout:g} s during {phase}{extra}")
     if isinstance(err, MCPError):
         if err.code == CONNECTION_CLOSED:
@@ -186,7 +191,7 @@ def _classify(
     if isinstance(err, CaptureProtocolError):
         return Failure("protocol", str(err))
     if isinstance(err, CaptureSpawnError):
-        return Failure("spawn", f"could not start {where}: {err}")
+        return Failure("spawn", str(err))
     if isinstance(err, ValidationError):
         problem = schema_problem(err)
         return Failure("protocol", f"the server's {phase} reply is not valid MCP ({problem})")
@@ -202,6 +207,8 @@ def _classify(
             return Failure("spawn", f"could not start {where}: the command line is invalid")
     if isinstance(err, httpx2.ConnectError):
         return Failure("http", f"could not connect to {where} ({_reason(err, spec)})")
+    if isinstance(err, httpx2.RemoteProtocolError | httpx2.ReadError):
+        return Failure("crash", f"{where} dropped the connection during {phase}")
     if isinstance(err, httpx2.HTTPStatusError):
         status = err.response.status_code
         return Failure("http", f"{where} answered HTTP {status} during {phase}")

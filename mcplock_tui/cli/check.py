@@ -27,8 +27,12 @@ def build_report(args: argparse.Namespace, cwd: Path | None = None) -> tuple[Rep
     unconfigured = [] if args.server else sorted(set(lock.servers) - set(ws.all_names))
     fail_on = Severity.parse(args.fail_on) if args.fail_on else None
     report = analyze(
-        lock, captures, configured=[s.name for s in ws.specs], unconfigured=unconfigured,
-        policy=ws.policy, fail_on=fail_on,
+        lock,
+        captures,
+        configured=[s.name for s in ws.specs],
+        unconfigured=unconfigured,
+        policy=ws.policy,
+        fail_on=fail_on,
     )
     if getattr(args, "explain", False):
         from mcplock_tui.explain.run import explain_report  # anthropic only when asked

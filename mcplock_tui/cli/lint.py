@@ -42,14 +42,30 @@ def run(args: argparse.Namespace) -> int:
         try:
             console = make_console(handle)
             for f in findings:
-                console.print(Text.assemble(
-                    (f"{f.severity.label.upper():8}", SEVERITY_STYLE[f.severity]), " ", f.code, " ",
-                    safe(f.server, "bold"), "/", safe(f.item, "bold"), ": ", safe(f.message),
-                ))
+                console.print(
+                    Text.assemble(
+                        (f"{f.severity.label.upper():8}", SEVERITY_STYLE[f.severity]),
+                        " ",
+                        f.code,
+                        " ",
+                        safe(f.server, "bold"),
+                        "/",
+                        safe(f.item, "bold"),
+                        ": ",
+                        safe(f.message),
+                    )
+                )
             for name, error in sorted(failed.items()):
-                console.print(Text.assemble(("! ", "bold red"), safe(name, "bold"), ": ", safe(error)))
-            console.print(Text(f"{len(findings)} lint finding{'s' if len(findings) != 1 else ''}"
-                               f"{' (advisory)' if not args.strict else ''}.", style="bold"))
+                console.print(
+                    Text.assemble(("! ", "bold red"), safe(name, "bold"), ": ", safe(error))
+                )
+            console.print(
+                Text(
+                    f"{len(findings)} lint finding{'s' if len(findings) != 1 else ''}"
+                    f"{' (advisory)' if not args.strict else ''}.",
+                    style="bold",
+                )
+            )
         finally:
             if output:
                 handle.close()

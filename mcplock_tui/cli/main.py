@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from mcplock_tui import __version__
 from mcplock_tui.cli.options import add_common
@@ -42,7 +43,50 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--format", choices=FORMATS, default=argparse.SUPPRESS)
     lint.add_argument("--output", type=_path, metavar="FILE", default=argparse.SUPPRESS)
     add_common(lint, suppress=True)
+
+    demo = sub.add_parser("demo", help="open the review app on a bundled demo with realistic drift")
+    # SUPPRESS keeps `mcplock-tui --check demo` working as well as `mcplock-tui demo --check`.
+    demo.add_argument("--check", action="store_true", default=argparse.SUPPRESS,
+                      help="run the headless check on the demo instead of opening the app")
+    demo.add_argument("--keep", type=_path, metavar="DIR", default=None,
+                      help="create the demo project under DIR and keep it (default: a temp folder)")
+    demo.add_argument("--format", choices=FORMATS, default=argparse.SUPPRESS)
+    _add_decision_parsers(sub)
     return parser
+
+
+def _add_decision_parsers(sub: Any) -> None:
+    """``accept``, ``reject`` and ``log`` (handled by cli.decide and cli.log)."""
+    for name, blurb in (("accept", "pin the selected changes in the lockfile"),
+                        ("reject", "refuse the selected changes; --check keeps failing on them")):
+        decide = sub.add_parser(
+            name, help=f"{blurb} (SELECTOR: SERVER, SERVER/ITEM or SERVER/KIND/ITEM)"
+        )
+        decide.add_argument("selectors", nargs="+", metavar="SELECTOR",
+                            help="SERVER, SERVER/ITEM or SERVER/KIND/ITEM (KIND: tool, prompt, "
+                                 "resource, resource_template, instructions, server)")
+        decide.add_argument("--dry-run", action="store_true",
+                            help="show what would change; write nothing")
+        decide.add_argument("--note", required=name == "reject", metavar="TEXT",
+                            help="why; kept in the lockfile (reject) and the decision log")
+        add_common(decide, suppress=True)
+    log = sub.add_parser("log", help="show (default), verify or export the signed decision log")
+    actions = log.add_subparsers(dest="log_command", metavar="ACTION")
+    show = actions.add_parser("show", help="list the decisions")
+    verify = actions.add_parser(
+        "verify", help="check hashes, signatures and the lockfile (exit 1 on any problem)"
+    )
+    verify.add_argument("--bundle", type=_path, metavar="FILE", default=None,
+                        help="verify an exported bundle instead, offline")
+    export = actions.add_parser("export", help="write records N..M as a self-contained bundle")
+    export.add_argument("--from", dest="first", type=int, default=1, metavar="N")
+    export.add_argument("--to", dest="last", type=int, default=None, metavar="M")
+    export.add_argument("--out", type=_path, required=True, metavar="FILE")
+    for p in (log, show, verify, export):
+        p.add_argument("--lock", type=_path, metavar="PATH", default=argparse.SUPPRESS,
+                       help="lockfile (default: ./mcplock.lock); the log and keys sit beside it")
+    for p in (log, show):
+        p.add_argument("--format", choices=("text", "json"), default=argparse.SUPPRESS)
 
 
 def _path(text: str) -> object:
@@ -63,6 +107,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             from mcplock_tui.cli import lint
 
             return lint.run(args)
+        if args.command in ("accept", "reject"):
+            from mcplock_tui.cli import decide
+
+            return decide.run(args, args.command)
+        if args.command == "log":
+            from mcplock_tui.cli import log
+
+            return log.run(args)
+        if args.command == "demo":
+            from mcplock_tui.cli import demo
+
+            return demo.run(args)
         if args.check:
             from mcplock_tui.cli import check
 

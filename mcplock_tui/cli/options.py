@@ -30,19 +30,50 @@ def add_common(parser: argparse.ArgumentParser, *, suppress: bool = False) -> No
         return argparse.SUPPRESS if suppress else value
 
     group = parser.add_argument_group("servers and files")
-    group.add_argument("--config", action="append", type=Path, default=d([]), metavar="FILE",
-                       help="MCP client config file (repeatable); default: discover .mcp.json, "
-                            ".cursor/mcp.json, .vscode/mcp.json, claude_desktop_config.json")
-    group.add_argument("--server", action="append", default=d([]), metavar="NAME",
-                       help="only this server (repeatable)")
-    group.add_argument("--lock", type=Path, default=d(None), metavar="PATH",
-                       help=f"lockfile (default: ./{DEFAULT_LOCK})")
-    group.add_argument("--policy", type=Path, default=d(None), metavar="PATH",
-                       help=f"policy file with a [policy] table (default: {POLICY_FILE} beside the lockfile)")
-    group.add_argument("--timeout", type=float, default=d(30.0), metavar="SECONDS",
-                       help="per-server capture timeout (default: 30)")
-    group.add_argument("--log-dir", type=Path, default=d(None), metavar="DIR",
-                       help="where server stderr logs go (default: a folder under the user cache)")
+    group.add_argument(
+        "--config",
+        action="append",
+        type=Path,
+        default=d([]),
+        metavar="FILE",
+        help="MCP client config file (repeatable); default: discover .mcp.json, "
+        ".cursor/mcp.json, .vscode/mcp.json, claude_desktop_config.json",
+    )
+    group.add_argument(
+        "--server",
+        action="append",
+        default=d([]),
+        metavar="NAME",
+        help="only this server (repeatable)",
+    )
+    group.add_argument(
+        "--lock",
+        type=Path,
+        default=d(None),
+        metavar="PATH",
+        help=f"lockfile (default: ./{DEFAULT_LOCK})",
+    )
+    group.add_argument(
+        "--policy",
+        type=Path,
+        default=d(None),
+        metavar="PATH",
+        help=f"policy file with a [policy] table (default: {POLICY_FILE} beside the lockfile)",
+    )
+    group.add_argument(
+        "--timeout",
+        type=float,
+        default=d(30.0),
+        metavar="SECONDS",
+        help="per-server capture timeout (default: 30)",
+    )
+    group.add_argument(
+        "--log-dir",
+        type=Path,
+        default=d(None),
+        metavar="DIR",
+        help="where server stderr logs go (default: a folder under the user cache)",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +125,12 @@ def workspace(args: argparse.Namespace, cwd: Path | None = None) -> Workspace:
     if args.timeout <= 0:
         raise ConfigError("--timeout must be a positive number of seconds")
     return Workspace(
-        cwd=here, lock_path=lock, specs=specs, all_names=names,
-        policy=load_policy(args, lock), log_dir=args.log_dir or default_log_dir(),
+        cwd=here,
+        lock_path=lock,
+        specs=specs,
+        all_names=names,
+        policy=load_policy(args, lock),
+        log_dir=args.log_dir or default_log_dir(),
         timeout=args.timeout,
     )
 

@@ -20,6 +20,8 @@ from mcplock_tui.cli.render import SEVERITY_STYLE, make_console, safe
 from mcplock_tui.core.analysis import foreign_tools
 from mcplock_tui.core.grade import GradeContext, scan_surface
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
+from mcplock_tui.errors import LockfileError
+from mcplock_tui.evidence import pin_decisions, record_decisions, signing_key
 from mcplock_tui.storage import read_lockfile, write_lockfile
 
 
@@ -29,6 +31,10 @@ def run(args: argparse.Namespace) -> int:
         lock = read_lockfile(ws.lock_path)
     except FileNotFoundError:
         lock = Lockfile()
+    except LockfileError as exc:
+        raise LockfileError(
+            f"{exc}; nothing was written (fix or move the file, then pin again)"
+        ) from None
     out = make_console(sys.stdout)
     err = make_console(sys.stderr)
     captures = capture_sync(ws.specs, timeout=ws.timeout, log_dir=ws.log_dir)
@@ -42,33 +48,66 @@ def run(args: argparse.Namespace) -> int:
         if result.surface is None:
             failed += 1
             kept = "kept its previous pin" if spec.name in servers else "not pinned"
-            err.print(Text.assemble(("! ", "bold red"), safe(spec.name, "bold"), ": ", safe(result.error or "failed"), f" ({kept})"))
+            err.print(
+                Text.assemble(
+                    ("! ", "bold red"),
+                    safe(spec.name, "bold"),
+                    ": ",
+                    safe(result.error or "failed"),
+                    f" ({kept})",
+                )
+            )
             if result.stderr_log:
                 err.print(Text.assemble("    server log: ", safe(result.stderr_log)))
             continue
         surface = result.surface
         servers[spec.name] = ServerPin(surface=surface)
         s = surface
-        out.print(Text.assemble(
-            ("✓ ", "green"), safe(spec.name, "bold"),
-            f"  {len(s.tools)} tools, {len(s.prompts)} prompts, {len(s.resources)} resources, "
-            f"{len(s.resource_templates)} templates{', instructions' if s.instructions else ''}",
-        ))
+        out.print(
+            Text.assemble(
+                ("✓ ", "green"),
+                safe(spec.name, "bold"),
+                f"  {len(s.tools)} tools, {len(s.prompts)} prompts, {len(s.resources)} resources, "
+                f"{len(s.resource_templates)} templates{', instructions' if s.instructions else ''}",
+            )
+        )
         for warning in result.warnings:
             out.print(Text.assemble("    warning: ", safe(warning)))
-        ctx = GradeContext(server=spec.name, foreign_tools=foreign.get(spec.name, {}), policy=ws.policy)
+        ctx = GradeContext(
+            server=spec.name, foreign_tools=foreign.get(spec.name, {}), policy=ws.policy
+        )
         kept_findings, _ = ws.policy.filter(scan_surface(spec.name, surface, ctx))
         for f in kept_findings:
-            out.print(Text.assemble(
-                "    known ", (f.severity.label.upper(), SEVERITY_STYLE[f.severity]), " ", f.code, " ",
-                safe(f.kind), " ", safe(f.item, "bold"), ": ", safe(f.message), ": ",
-                safe(f.excerpt[:80], "bold"), ("  (pinned as is: read it before you commit)", "dim"),
-            ))
+            out.print(
+                Text.assemble(
+                    "    known ",
+                    (f.severity.label.upper(), SEVERITY_STYLE[f.severity]),
+                    " ",
+                    f.code,
+                    " ",
+                    safe(f.kind),
+                    " ",
+                    safe(f.item, "bold"),
+                    ": ",
+                    safe(f.message),
+                    ": ",
+                    safe(f.excerpt[:80], "bold"),
+                    ("  (pinned as is: read it before you commit)", "dim"),
+                )
+            )
     if args.prune and not args.server:
         for name in sorted(set(servers) - set(ws.all_names)):
             del servers[name]
-            out.print(Text.assemble("- ", safe(name, "bold"), "  removed from the lockfile (no longer configured)"))
+            out.print(
+                Text.assemble(
+                    "- ", safe(name, "bold"), "  removed from the lockfile (no longer configured)"
+                )
+            )
     new_lock = replace(lock, servers=servers)
+    decisions = pin_decisions(lock, new_lock)
+    if decisions:
+        signing_key(ws.lock_path)  # before writing, so that no pin goes unrecorded
     changed = write_lockfile(ws.lock_path, new_lock)
+    record_decisions(ws.lock_path, decisions)
     out.print(Text(f"{'wrote' if changed else 'unchanged'} {ws.lock_path}", style="dim"))
     return 2 if failed else 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import IO, Any
 
 from rich.console import Console
@@ -31,20 +31,28 @@ _EXCERPT_CONTEXT = 30
 
 def make_console(file: IO[str] | None = None, width: int | None = None) -> Console:
     return Console(
-        file=file, highlight=False, markup=False, emoji=False, soft_wrap=True, width=width,
+        file=file,
+        highlight=False,
+        markup=False,
+        emoji=False,
+        soft_wrap=True,
+        width=width,
     )
 
 
 def safe(text: object, style: str = "") -> Text:
-    return Text(visible(text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)), style=style)
+    return Text(
+        visible(text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)),
+        style=style,
+    )
 
 
 def excerpt_in_context(f: Finding, source: str | None) -> Text:
     if source is None or f.span is None:
         return safe(f.excerpt, "bold")
     start, end = f.span
-    left = source[max(0, start - _EXCERPT_CONTEXT):start]
-    right = source[end:end + _EXCERPT_CONTEXT]
+    left = source[max(0, start - _EXCERPT_CONTEXT) : start]
+    right = source[end : end + _EXCERPT_CONTEXT]
     return Text.assemble(
         "\u201c…" if start > _EXCERPT_CONTEXT else "\u201c",
         safe(left),
@@ -83,13 +91,24 @@ def text_diff_lines(old: str, new: str) -> Iterable[Text]:
 def render_change(console: Console, c: Change) -> None:
     label = c.severity.label.upper()
     head = Text.assemble(
-        "  ", (f" {label} ", SEVERITY_STYLE[c.severity]), "  ",
-        c.kind.value.replace("_", " "), " ", safe(c.name, "bold"), f"  {c.change.value}",
+        "  ",
+        (f" {label} ", SEVERITY_STYLE[c.severity]),
+        "  ",
+        c.kind.value.replace("_", " "),
+        " ",
+        safe(c.name, "bold"),
+        f"  {c.change.value}",
     )
     if c.old_name:
         head.append_text(Text.assemble(" from ", safe(c.old_name, "bold")))
     if c.rejection is not None:
-        head.append_text(Text.assemble("  [rejected in review", safe(f": {c.rejection.note}" if c.rejection.note else ""), "]"))
+        head.append_text(
+            Text.assemble(
+                "  [rejected in review",
+                safe(f": {c.rejection.note}" if c.rejection.note else ""),
+                "]",
+            )
+        )
     console.print(head)
     for r in c.reasons:
         if r.category.startswith("MCPL-"):
@@ -97,19 +116,58 @@ def render_change(console: Console, c: Change) -> None:
         console.print(Text.assemble("    · ", safe(r.message), (f"  [{r.category}]", "dim")))
     for f in c.findings:
         source = _lookup(c.new, f.path)
-        console.print(Text.assemble(
-            "    ! ", (f.code, SEVERITY_STYLE[f.severity]), " ", safe(f.message), ": ",
-            excerpt_in_context(f, source), (f"  at {f.path}", "dim"),
-        ))
+        console.print(
+            Text.assemble(
+                "    ! ",
+                (f.code, SEVERITY_STYLE[f.severity]),
+                " ",
+                safe(f.message),
+                ": ",
+                excerpt_in_context(f, source),
+                (f"  at {f.path}", "dim"),
+            )
+        )
+    if c.explain:
+        console.print(explain_line(c.explain))
     for fc in c.fields:
         if isinstance(fc.old, str) and isinstance(fc.new, str) and fc.old != fc.new:
             console.print(Text.assemble("    ", safe(fc.path, "bold"), ":"))
             for line in text_diff_lines(fc.old, fc.new):
                 console.print(line)
         elif fc.old is not MISSING or fc.new is not MISSING:
-            old = "(absent)" if fc.old is MISSING else json.dumps(fc.old, ensure_ascii=False, sort_keys=True)
-            new = "(absent)" if fc.new is MISSING else json.dumps(fc.new, ensure_ascii=False, sort_keys=True)
-            console.print(Text.assemble("    ", safe(fc.path, "bold"), ": ", safe(_clip(old), "red"), " -> ", safe(_clip(new), "green")))
+            old = (
+                "(absent)"
+                if fc.old is MISSING
+                else json.dumps(fc.old, ensure_ascii=False, sort_keys=True)
+            )
+            new = (
+                "(absent)"
+                if fc.new is MISSING
+                else json.dumps(fc.new, ensure_ascii=False, sort_keys=True)
+            )
+            console.print(
+                Text.assemble(
+                    "    ",
+                    safe(fc.path, "bold"),
+                    ": ",
+                    safe(_clip(old), "red"),
+                    " -> ",
+                    safe(_clip(new), "green"),
+                )
+            )
+
+
+_VERDICT_STYLE = {"malicious": "bold red", "suspicious": "yellow", "benign": "green"}
+
+
+def explain_line(explain: Mapping[str, Any]) -> Text:
+    """Claude's advisory verdict (``--explain``); model text is shown as data, like server text."""
+    if "error" in explain:
+        return Text.assemble("    Claude: ", safe(f"no verdict ({explain['error']})", "dim"))
+    verdict = str(explain.get("verdict", ""))
+    reason = str(explain.get("reason", ""))
+    style = _VERDICT_STYLE.get(verdict, "")
+    return Text.assemble("    Claude: ", safe(verdict, style), ". ", safe(reason))
 
 
 def _clip(text: str, limit: int = 160) -> str:
@@ -117,7 +175,7 @@ def _clip(text: str, limit: int = 160) -> str:
 
 
 def _summary(changes: list[Change]) -> str:
-    counts = {s: 0 for s in Severity}
+    counts = dict.fromkeys(Severity, 0)
     for c in changes:
         counts[c.severity] += 1
     parts = [f"{counts[s]} {s.label}" for s in sorted(Severity, reverse=True) if counts[s]]
@@ -129,28 +187,54 @@ def render_server(console: Console, s: ServerReport) -> None:
     if s.status == Status.CLEAN:
         console.print(Text.assemble(("✓ ", "green"), safe(s.name, "bold"), "  clean"))
     elif s.status == Status.DRIFT:
-        console.print(Text.assemble(("✗ ", "red"), safe(s.name, "bold"), "  ", _summary(list(s.changes))))
+        console.print(
+            Text.assemble(("✗ ", "red"), safe(s.name, "bold"), "  ", _summary(list(s.changes)))
+        )
         for c in sorted(s.changes, key=lambda c: (-c.severity, c.kind.value, c.name)):
             render_change(console, c)
     elif s.status == Status.UNCONFIGURED:
-        console.print(Text.assemble(("- ", "dim"), safe(s.name, "bold"), "  pinned but not in any config (not checked)"))
+        console.print(
+            Text.assemble(
+                ("- ", "dim"), safe(s.name, "bold"), "  pinned but not in any config (not checked)"
+            )
+        )
     else:
-        console.print(Text.assemble(("! ", "bold red"), safe(s.name, "bold"), f"  {s.status}: ", safe(s.error or "")))
+        console.print(
+            Text.assemble(
+                ("! ", "bold red"), safe(s.name, "bold"), f"  {s.status}: ", safe(s.error or "")
+            )
+        )
         if s.stderr_log:
             console.print(Text.assemble("    server log: ", safe(s.stderr_log)))
     for w in s.warnings:
         console.print(Text.assemble("    warning: ", safe(w)))
     for f in s.known_findings:
-        console.print(Text.assemble(
-            "    known ", (f.code, SEVERITY_STYLE[f.severity]), " ", safe(f.kind), " ", safe(f.item, "bold"),
-            ": ", safe(f.message), ": ", safe(_clip(f.excerpt, 80), "bold"),
-        ))
+        console.print(
+            Text.assemble(
+                "    known ",
+                (f.code, SEVERITY_STYLE[f.severity]),
+                " ",
+                safe(f.kind),
+                " ",
+                safe(f.item, "bold"),
+                ": ",
+                safe(f.message),
+                ": ",
+                safe(_clip(f.excerpt, 80), "bold"),
+            )
+        )
     for f in s.suppressed:
-        console.print(Text.assemble("    suppressed ", safe(f.code), " on ", safe(f.item), " (policy)", style="dim"))
+        console.print(
+            Text.assemble(
+                "    suppressed ", safe(f.code), " on ", safe(f.item), " (policy)", style="dim"
+            )
+        )
 
 
 def render_report(console: Console, report: Report, lockfile: str) -> None:
-    console.print(Text(f"lockfile {visible(lockfile)} · fail on {report.fail_on.label} or worse", style="dim"))
+    console.print(
+        Text(f"lockfile {visible(lockfile)} · fail on {report.fail_on.label} or worse", style="dim")
+    )
     console.print()
     for s in report.servers:
         render_server(console, s)
@@ -163,7 +247,9 @@ def render_report(console: Console, report: Report, lockfile: str) -> None:
     line += f" Exit {int(report.exit_code())}."
     console.print(Text(line, style="bold"))
     if changes:
-        console.print(Text(
-            "Review with `mcplock-tui` (the review app), or accept with `mcplock-tui accept SERVER/ITEM`.",
-            style="dim",
-        ))
+        console.print(
+            Text(
+                "Review with `mcplock-tui` (the review app), or accept with `mcplock-tui accept SERVER/ITEM`.",
+                style="dim",
+            )
+        )

@@ -104,7 +104,9 @@ def analyze_server(
     changes = diff_surfaces(name, pin.surface, live)
     graded, suppressed = grade_changes(changes, ctx, pin.surface, live)
     with_rejections = tuple(
-        replace(c, rejection=r) if (r := pin.rejection_for(c.kind, c.name)) and r.hash == c.new_hash else c
+        replace(c, rejection=r)
+        if (r := pin.rejection_for(c.kind, c.name)) and r.hash == c.new_hash
+        else c
         for c in graded
     )
     known: tuple[Finding, ...] = ()
@@ -120,6 +122,52 @@ def analyze_server(
     )
 
 
+def report_for(
+    name: str,
+    result: CaptureResult,
+    lock: Lockfile,
+    *,
+    foreign: Mapping[str, str],
+    policy: Policy,
+    include_known: bool = False,
+) -> ServerReport:
+    """One server's report; the app calls this as each capture finishes."""
+    warnings = result.warnings
+    if name not in lock.servers:
+        return ServerReport(
+            name,
+            Status.UNPINNED,
+            error=f"not in the lockfile; run `mcplock-tui pin --server {name}` to pin it",
+            error_kind="unpinned",
+            warnings=warnings,
+        )
+    if result.surface is None:
+        return ServerReport(
+            name,
+            Status.FAILED,
+            error=result.error,
+            error_kind=result.error_kind,
+            warnings=warnings,
+            stderr_log=result.stderr_log,
+        )
+    pin = lock.servers[name]
+    ctx = GradeContext(
+        server=name,
+        foreign_tools=foreign,
+        policy=policy,
+        known_hosts=known_hosts(pin.surface),
+    )
+    report = analyze_server(name, pin, result.surface, ctx, include_known=include_known)
+    return replace(report, warnings=warnings, stderr_log=result.stderr_log)
+
+
+def foreign_for(lock: Lockfile, captures: Mapping[str, CaptureResult]) -> dict[str, dict[str, str]]:
+    """Tool names of the other servers, live where captured and pinned otherwise."""
+    surfaces: dict[str, Surface] = {n: p.surface for n, p in lock.servers.items()}
+    surfaces.update({n: r.surface for n, r in captures.items() if r.surface is not None})
+    return foreign_tools(surfaces)
+
+
 def analyze(
     lock: Lockfile,
     captures: Mapping[str, CaptureResult],
@@ -132,42 +180,19 @@ def analyze(
 ) -> Report:
     """Grade the checked servers; ``unconfigured`` lists pinned servers no config names."""
     pol = policy or Policy()
-    live = {n: r.surface for n, r in captures.items() if r.surface is not None}
-    pinned_and_live = dict(live)
-    for n, pin in lock.servers.items():
-        pinned_and_live.setdefault(n, pin.surface)
-    foreign = foreign_tools(pinned_and_live)
-    reports: list[ServerReport] = []
-    for name in sorted(configured):
-        result = captures.get(name)
-        if result is None:
-            continue
-        warnings = result.warnings
-        if name not in lock.servers:
-            reports.append(
-                ServerReport(
-                    name, Status.UNPINNED,
-                    error=f"not in the lockfile; run `mcplock-tui pin --server {name}` to pin it",
-                    error_kind="unpinned", warnings=warnings,
-                )
-            )
-            continue
-        if result.surface is None:
-            reports.append(
-                ServerReport(
-                    name, Status.FAILED, error=result.error, error_kind=result.error_kind,
-                    warnings=warnings, stderr_log=result.stderr_log,
-                )
-            )
-            continue
-        pin = lock.servers[name]
-        ctx = GradeContext(
-            server=name, foreign_tools=foreign.get(name, {}), policy=pol,
-            known_hosts=known_hosts(pin.surface),
+    foreign = foreign_for(lock, captures)
+    reports = [
+        report_for(
+            name,
+            captures[name],
+            lock,
+            foreign=foreign.get(name, {}),
+            policy=pol,
+            include_known=include_known,
         )
-        report = analyze_server(name, pin, result.surface, ctx, include_known=include_known)
-        reports.append(replace(report, warnings=warnings, stderr_log=result.stderr_log))
-    for name in sorted(unconfigured):
-        reports.append(ServerReport(name, Status.UNCONFIGURED))
+        for name in sorted(configured)
+        if name in captures
+    ]
+    reports.extend(ServerReport(name, Status.UNCONFIGURED) for name in sorted(unconfigured))
     threshold = fail_on if fail_on is not None else pol.fail_on
     return Report(servers=tuple(reports), fail_on=threshold)

@@ -99,11 +99,3 @@ def pretty_json(value: Any) -> str:
     if not has_hidden(text.replace("\n", "")):
         return text
     return "".join(_json_escape(ch) if is_hidden(ch) and ch != "\n" else ch for ch in text)
-
-
-def sort_deep(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: sort_deep(value[k]) for k in sorted(value)}
-    if isinstance(value, list):
-        return [sort_deep(v) for v in value]
-    return value

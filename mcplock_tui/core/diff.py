@@ -114,9 +114,10 @@ def _walk(old: JSON, new: JSON, path: str) -> Iterator[FieldChange]:
                 sub = f"{path}[{key}]"
                 yield from _walk(old_by.get(key, MISSING), new_by.get(key, MISSING), sub)
             return
+    if old is MISSING and new is MISSING:
+        return
     if old is MISSING or new is MISSING or canon_json(old) != canon_json(new):
-        if not (old is MISSING and new is MISSING):
-            yield FieldChange(path, old, new)
+        yield FieldChange(path, old, new)
 
 
 def _named(values: list[Any]) -> bool:
@@ -146,7 +147,9 @@ def _similarity(old: Mapping[str, JSON], new: Mapping[str, JSON]) -> float:
     """Description and the rest of the definition must both be close; names are left out."""
     strip = ("name", "title", "description", "uri", "uriTemplate")
     a_text, b_text = old.get("description"), new.get("description")
-    text = _ratio(a_text if isinstance(a_text, str) else "", b_text if isinstance(b_text, str) else "")
+    text = _ratio(
+        a_text if isinstance(a_text, str) else "", b_text if isinstance(b_text, str) else ""
+    )
     rest = _ratio(
         canon_json({k: v for k, v in old.items() if k not in strip}),
         canon_json({k: v for k, v in new.items() if k not in strip}),
@@ -185,8 +188,13 @@ def diff_surfaces(server: str, old: Surface, new: Surface) -> list[Change]:
         for old_key, new_key in renames:
             changes.append(
                 Change(
-                    server, kind, new_key, ChangeType.RENAMED, removed.pop(old_key),
-                    added[new_key], old_name=old_key,
+                    server,
+                    kind,
+                    new_key,
+                    ChangeType.RENAMED,
+                    removed.pop(old_key),
+                    added[new_key],
+                    old_name=old_key,
                     fields=field_changes(before[old_key], added.pop(new_key)),
                 )
             )
@@ -199,13 +207,29 @@ def diff_surfaces(server: str, old: Surface, new: Surface) -> list[Change]:
                 fields = field_changes(before[key], after[key])
                 if fields:  # e.g. only the order of `required` moved: not a change
                     changes.append(
-                        Change(server, kind, key, ChangeType.MODIFIED, before[key], after[key], fields=fields)
+                        Change(
+                            server,
+                            kind,
+                            key,
+                            ChangeType.MODIFIED,
+                            before[key],
+                            after[key],
+                            fields=fields,
+                        )
                     )
     for kind in SINGLETON_KINDS:
         a, b = old.singleton(kind), new.singleton(kind)
-        if a is None and b is None or (a is not None and b is not None and canon_json(a) == canon_json(b)):
+        if (a is None and b is None) or (
+            a is not None and b is not None and canon_json(a) == canon_json(b)
+        ):
             continue
-        change = ChangeType.ADDED if a is None else ChangeType.REMOVED if b is None else ChangeType.MODIFIED
+        change = (
+            ChangeType.ADDED
+            if a is None
+            else ChangeType.REMOVED
+            if b is None
+            else ChangeType.MODIFIED
+        )
         fields = field_changes(a or {}, b or {})
         if a is not None and b is not None and not fields:
             continue

@@ -39,7 +39,9 @@ def known_hosts(surface: Surface) -> frozenset[str]:
     return frozenset(hosts)
 
 
-def item_findings(kind: Kind, name: str, item: Mapping[str, JSON] | None, ctx: GradeContext) -> list[Finding]:
+def item_findings(
+    kind: Kind, name: str, item: Mapping[str, JSON] | None, ctx: GradeContext
+) -> list[Finding]:
     if item is None:
         return []
     scan_ctx = ScanContext(foreign_tools=ctx.foreign_tools, server=ctx.server)
@@ -79,12 +81,22 @@ def _shadowing(change: Change, ctx: GradeContext, siblings: Iterable[str]) -> li
         if skeleton(other) == mine:
             how = "has the same name as" if other == change.name else "is a look-alike of"
             reasons.append(
-                Reason("tool-shadowing", Severity.CRITICAL, f"{how} tool {other!r} on server {server!r}", "name")
+                Reason(
+                    "tool-shadowing",
+                    Severity.CRITICAL,
+                    f"{how} tool {other!r} on server {server!r}",
+                    "name",
+                )
             )
     for other in siblings:
         if other != change.name and skeleton(other) == mine:
             reasons.append(
-                Reason("tool-shadowing", Severity.CRITICAL, f"is a look-alike of sibling tool {other!r}", "name")
+                Reason(
+                    "tool-shadowing",
+                    Severity.CRITICAL,
+                    f"is a look-alike of sibling tool {other!r}",
+                    "name",
+                )
             )
     return reasons
 
@@ -108,7 +120,9 @@ def grade_changes(
         old_tools = {c.old_name or c.name: c.old for c in tool_changes if c.old is not None}
         new_tools = {c.name: c.new for c in tool_changes if c.new is not None}
         for f in lint_drift(ctx.server, old_tools, new_tools):
-            lint_by_tool.setdefault(f.item, []).append(replace(f, server=ctx.server, kind=Kind.TOOL.value))
+            lint_by_tool.setdefault(f.item, []).append(
+                replace(f, server=ctx.server, kind=Kind.TOOL.value)
+            )
     siblings = list(new.tools) if new is not None else []
     suppressed: list[Finding] = []
     graded: list[Change] = []
@@ -120,10 +134,15 @@ def grade_changes(
         suppressed.extend(dropped)
         reasons = [
             replace(r, severity=ctx.policy.severity(r))
-            for r in (*structural_reasons(change, set(ctx.known_hosts)), *_shadowing(change, ctx, siblings))
+            for r in (
+                *structural_reasons(change, set(ctx.known_hosts)),
+                *_shadowing(change, ctx, siblings),
+            )
         ]
         finding_reasons = [_finding_reason(f, ctx.policy) for f in kept]
-        kept = tuple(replace(f, severity=r.severity) for f, r in zip(kept, finding_reasons, strict=True))
+        kept = tuple(
+            replace(f, severity=r.severity) for f, r in zip(kept, finding_reasons, strict=True)
+        )
         reasons.extend(finding_reasons)
         reasons.sort(key=lambda r: (-r.severity, r.category, r.path))
         severity = max((r.severity for r in reasons), default=Severity.LOW)

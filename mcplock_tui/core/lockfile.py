@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcplock_tui.core.canonical import HASH_MODEL, digest, pretty_json, sort_deep
+from mcplock_tui.core.canonical import HASH_MODEL, digest, pretty_json
 from mcplock_tui.core.model import ITEM_KINDS, JSON, Kind, Surface
 from mcplock_tui.errors import LockfileError
 
@@ -151,8 +151,9 @@ def _decode_item(kind: Kind, table: Any, where: str) -> dict[str, JSON]:
             if key in table:
                 item[wire] = json.loads(_text(table, key, where))
     except json.JSONDecodeError as exc:
-        raise LockfileError(f"{where}: invalid JSON text ({exc.msg} at line {exc.lineno})") from None
-    item = sort_deep(item)
+        raise LockfileError(
+            f"{where}: invalid JSON text ({exc.msg} at line {exc.lineno})"
+        ) from None
     stored = table.get("hash")
     actual = digest(item)
     if stored != actual:
@@ -184,9 +185,7 @@ def encode(lock: Lockfile) -> dict[str, Any]:
         for kind in ITEM_KINDS:
             items = surface.items(kind)
             if items:
-                table[_TABLE[kind]] = {
-                    key: _encode_item(kind, items[key]) for key in sorted(items)
-                }
+                table[_TABLE[kind]] = {key: _encode_item(kind, items[key]) for key in sorted(items)}
         if pin.rejected:
             table["rejected"] = [
                 {"kind": r.kind.value, "name": r.name, "hash": r.hash, "note": r.note}

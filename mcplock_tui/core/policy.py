@@ -45,7 +45,9 @@ class Policy:
                 return self.overrides[key]
         return reason.severity
 
-    def filter(self, findings: Iterable[Finding]) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
+    def filter(
+        self, findings: Iterable[Finding]
+    ) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
         """Split into (kept, suppressed)."""
         kept: list[Finding] = []
         dropped: list[Finding] = []
@@ -71,7 +73,9 @@ def parse_policy(table: Mapping[str, Any], source: str) -> Policy:
     known = {"fail_on", "severity", "suppress"}
     for key in table:
         if key not in known:
-            raise ConfigError(f"{source}: [policy] has unknown key {key!r} (known: {', '.join(sorted(known))})")
+            raise ConfigError(
+                f"{source}: [policy] has unknown key {key!r} (known: {', '.join(sorted(known))})"
+            )
     fail_on = _severity(table.get("fail_on", "high"), f"{source}: policy.fail_on")
     overrides_raw = table.get("severity", {})
     if not isinstance(overrides_raw, dict):
@@ -91,7 +95,7 @@ def parse_policy(table: Mapping[str, Any], source: str) -> Policy:
         if not isinstance(code, str) or not code:
             raise ConfigError(f"{where}: 'code' (a rule code or \"*\") is required")
         if not isinstance(target, str) or not target:
-            raise ConfigError(f"{where}: 'target' (\"server\" or \"server/tool\") is required")
+            raise ConfigError(f'{where}: \'target\' ("server" or "server/tool") is required')
         if not isinstance(reason, str) or not reason.strip():
             raise ConfigError(f"{where}: 'reason' is required: say why this finding is acceptable")
         suppressions.append(Suppression(code, target, reason.strip()))

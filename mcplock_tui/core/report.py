@@ -40,7 +40,12 @@ def finding_json(f: Finding) -> dict[str, Any]:
 
 
 def reason_json(r: Reason) -> dict[str, Any]:
-    return {"category": r.category, "severity": r.severity.label, "message": r.message, "path": r.path}
+    return {
+        "category": r.category,
+        "severity": r.severity.label,
+        "message": r.message,
+        "path": r.path,
+    }
 
 
 def _value(v: Any) -> Any:
@@ -60,8 +65,12 @@ def change_json(c: Change) -> dict[str, Any]:
         "reasons": [reason_json(r) for r in c.reasons],
         "findings": [finding_json(f) for f in c.findings],
         "fields": [
-            {"path": f.path, "old": _value(f.old), "new": _value(f.new),
-             "absent": [side for side, v in (("old", f.old), ("new", f.new)) if v is MISSING]}
+            {
+                "path": f.path,
+                "old": _value(f.old),
+                "new": _value(f.new),
+                "absent": [side for side, v in (("old", f.old), ("new", f.new)) if v is MISSING],
+            }
             for f in c.fields
         ],
         "old_hash": c.old_hash,
@@ -99,8 +108,18 @@ def to_json(report: Report, lockfile: str) -> dict[str, Any]:
 
 # --- SARIF -------------------------------------------------------------------------------
 
-_LEVEL = {Severity.CRITICAL: "error", Severity.HIGH: "error", Severity.MEDIUM: "warning", Severity.LOW: "note"}
-_SECURITY_SEVERITY = {Severity.CRITICAL: "9.5", Severity.HIGH: "8.0", Severity.MEDIUM: "5.0", Severity.LOW: "2.0"}
+_LEVEL = {
+    Severity.CRITICAL: "error",
+    Severity.HIGH: "error",
+    Severity.MEDIUM: "warning",
+    Severity.LOW: "note",
+}
+_SECURITY_SEVERITY = {
+    Severity.CRITICAL: "9.5",
+    Severity.HIGH: "8.0",
+    Severity.MEDIUM: "5.0",
+    Severity.LOW: "2.0",
+}
 
 
 def lockfile_lines(text: str) -> dict[tuple[str, ...], int]:
@@ -158,38 +177,55 @@ def to_sarif(report: Report, lockfile: str, lockfile_text: str) -> dict[str, Any
     notifications: list[dict[str, Any]] = []
     for server in report.servers:
         if server.error:
-            notifications.append({
-                "level": "error",
-                "message": {"text": f"{server.name}: {server.error}"},
-                "locations": [_location(lockfile, _line_for(None, server.name, lines))],
-            })
+            notifications.append(
+                {
+                    "level": "error",
+                    "message": {"text": f"{server.name}: {server.error}"},
+                    "locations": [_location(lockfile, _line_for(None, server.name, lines))],
+                }
+            )
         for c in server.changes:
             top = c.reasons[0] if c.reasons else Reason("changed", c.severity, "changed")
-            rule_id = f"MCPL-DRIFT-{top.category}" if not top.category.startswith("MCPL-") else top.category
+            rule_id = (
+                f"MCPL-DRIFT-{top.category}"
+                if not top.category.startswith("MCPL-")
+                else top.category
+            )
             rules.setdefault(rule_id, _rule_meta(rule_id, top.severity, top.message))
-            text = f"{c.server}: {c.kind.value} {c.name!r} {c.change.value} ({c.severity.label}): " + "; ".join(
-                r.message for r in c.reasons
+            text = (
+                f"{c.server}: {c.kind.value} {c.name!r} {c.change.value} ({c.severity.label}): "
+                + "; ".join(r.message for r in c.reasons)
             )
             if c.rejection is not None:
                 text += " [rejected in review]"
-            results.append({
-                "ruleId": rule_id,
-                "level": _LEVEL[c.severity],
-                "message": {"text": text},
-                "locations": [_location(lockfile, _line_for(c, server.name, lines))],
-                "partialFingerprints": {"mcplockChange/v1": f"{c.id}@{c.new_hash}"},
-                "properties": {"severity": c.severity.label, "status": c.status,
-                               "findings": [f.code for f in c.findings]},
-            })
+            results.append(
+                {
+                    "ruleId": rule_id,
+                    "level": _LEVEL[c.severity],
+                    "message": {"text": text},
+                    "locations": [_location(lockfile, _line_for(c, server.name, lines))],
+                    "partialFingerprints": {"mcplockChange/v1": f"{c.id}@{c.new_hash}"},
+                    "properties": {
+                        "severity": c.severity.label,
+                        "status": c.status,
+                        "findings": [f.code for f in c.findings],
+                        **({"explain": dict(c.explain)} if c.explain else {}),
+                    },
+                }
+            )
     run: dict[str, Any] = {
-        "tool": {"driver": {
-            "name": "mcplock-tui", "version": __version__,
-            "informationUri": "https://pypi.org/project/mcplock-tui/",
-            "rules": [rules[k] for k in sorted(rules)],
-        }},
+        "tool": {
+            "driver": {
+                "name": "mcplock-tui",
+                "version": __version__,
+                "informationUri": "https://pypi.org/project/mcplock-tui/",
+                "rules": [rules[k] for k in sorted(rules)],
+            }
+        },
         "results": results,
-        "invocations": [{"executionSuccessful": not notifications,
-                         "toolExecutionNotifications": notifications}],
+        "invocations": [
+            {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
+        ],
     }
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -218,18 +254,33 @@ def findings_to_sarif(findings: list[Finding], lockfile: str, lockfile_text: str
     results = []
     for f in findings:
         rules.setdefault(f.code, _rule_meta(f.code, f.severity, f.message))
-        line = lines.get(("servers", f.server, "tools", f.item)) or lines.get(("servers", f.server, "server"), 1)
-        results.append({
-            "ruleId": f.code,
-            "level": _LEVEL[f.severity],
-            "message": {"text": f"{f.server}: {f.kind} {f.item!r}: {f.message} ({f.path})"},
-            "locations": [_location(lockfile, line)],
-            "partialFingerprints": {"mcplockFinding/v1": f"{f.server}/{f.item}/{f.code}/{f.path}"},
-        })
+        line = lines.get(("servers", f.server, "tools", f.item)) or lines.get(
+            ("servers", f.server, "server"), 1
+        )
+        results.append(
+            {
+                "ruleId": f.code,
+                "level": _LEVEL[f.severity],
+                "message": {"text": f"{f.server}: {f.kind} {f.item!r}: {f.message} ({f.path})"},
+                "locations": [_location(lockfile, line)],
+                "partialFingerprints": {
+                    "mcplockFinding/v1": f"{f.server}/{f.item}/{f.code}/{f.path}"
+                },
+            }
+        )
     run = {
-        "tool": {"driver": {"name": "mcplock-tui", "version": __version__,
-                            "informationUri": "https://pypi.org/project/mcplock-tui/",
-                            "rules": [rules[k] for k in sorted(rules)]}},
+        "tool": {
+            "driver": {
+                "name": "mcplock-tui",
+                "version": __version__,
+                "informationUri": "https://pypi.org/project/mcplock-tui/",
+                "rules": [rules[k] for k in sorted(rules)],
+            }
+        },
         "results": results,
     }
-    return {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": [run]}
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [run],
+    }

@@ -31,16 +31,88 @@ ANNOTATION_DEFAULTS: dict[str, bool] = {
 """Spec defaults, applied when a key is absent: deleting a key is a change to its default."""
 
 # For each hint: the value that grants the tool more room (the "loose" value).
-_LOOSE = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
+_LOOSE = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
+}
 _LOOSEN_BAND = {"readOnlyHint": C, "destructiveHint": C, "idempotentHint": H, "openWorldHint": H}
 
 # Words whose change flips meaning even when the spelling barely moves (can -> can't).
 _SENSITIVE = frozenset(
-    """not no never none nothing nobody cannot cant can don't dont do does doesn't doesnt is isn't
-    isnt are aren't arent was wasn't will won't wont would wouldn't should shouldn't must mustn't
-    may might only all any every each always also without with unless except before after
-    read write delete remove create update send receive allow deny disable enable safe unsafe
-    true false yes public private internal external local remote""".split()
+    [
+        "not",
+        "no",
+        "never",
+        "none",
+        "nothing",
+        "nobody",
+        "cannot",
+        "cant",
+        "can",
+        "don't",
+        "dont",
+        "do",
+        "does",
+        "doesn't",
+        "doesnt",
+        "is",
+        "isn't",
+        "isnt",
+        "are",
+        "aren't",
+        "arent",
+        "was",
+        "wasn't",
+        "will",
+        "won't",
+        "wont",
+        "would",
+        "wouldn't",
+        "should",
+        "shouldn't",
+        "must",
+        "mustn't",
+        "may",
+        "might",
+        "only",
+        "all",
+        "any",
+        "every",
+        "each",
+        "always",
+        "also",
+        "without",
+        "with",
+        "unless",
+        "except",
+        "before",
+        "after",
+        "read",
+        "write",
+        "delete",
+        "remove",
+        "create",
+        "update",
+        "send",
+        "receive",
+        "allow",
+        "deny",
+        "disable",
+        "enable",
+        "safe",
+        "unsafe",
+        "true",
+        "false",
+        "yes",
+        "public",
+        "private",
+        "internal",
+        "external",
+        "local",
+        "remote",
+    ]
 )
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 _MAX_TYPO_EDITS = 2
@@ -138,10 +210,8 @@ def schema_reasons(old: Any, new: Any, path: str) -> Iterator[Reason]:
         if canon_json(old) != canon_json(new):
             yield Reason("schema-changed", H, "schema replaced by a non-object", path)
         return
-    o_props = old.get("properties") if isinstance(old.get("properties"), dict) else {}
-    n_props = new.get("properties") if isinstance(new.get("properties"), dict) else {}
-    o_req = {r for r in old.get("required", []) if isinstance(r, str)} if isinstance(old.get("required"), list) else set()
-    n_req = {r for r in new.get("required", []) if isinstance(r, str)} if isinstance(new.get("required"), list) else set()
+    o_props, n_props = _dict(old.get("properties")), _dict(new.get("properties"))
+    o_req, n_req = _names(old.get("required")), _names(new.get("required"))
     base = f"{path}.properties" if path else "properties"
     for name in sorted(set(n_props) - set(o_props)):
         req = "required" if name in n_req else "optional"
@@ -151,9 +221,13 @@ def schema_reasons(old: Any, new: Any, path: str) -> Iterator[Reason]:
     for name in sorted(set(o_props) & set(n_props)):
         yield from schema_reasons(o_props[name], n_props[name], f"{base}.{name}")
     for name in sorted((o_req - n_req) & set(n_props)):
-        yield Reason("capability-widened", H, f"parameter {name!r} is no longer required", f"{base}.{name}")
+        yield Reason(
+            "capability-widened", H, f"parameter {name!r} is no longer required", f"{base}.{name}"
+        )
     for name in sorted(n_req - o_req):
-        yield Reason("capability-narrowed", M, f"parameter {name!r} is now required", f"{base}.{name}")
+        yield Reason(
+            "capability-narrowed", M, f"parameter {name!r} is now required", f"{base}.{name}"
+        )
     yield from _constraint_reasons(old, new, path)
 
 
@@ -164,15 +238,25 @@ def _constraint_reasons(old: dict[str, Any], new: dict[str, Any], path: str) -> 
         if nt is None or (ot is not None and nt > ot):
             yield Reason("capability-widened", H, f"type widened from {_fmt(ot)} to {_fmt(nt)}", at)
         elif ot is None or nt < ot:
-            yield Reason("capability-narrowed", M, f"type narrowed from {_fmt(ot)} to {_fmt(nt)}", at)
+            yield Reason(
+                "capability-narrowed", M, f"type narrowed from {_fmt(ot)} to {_fmt(nt)}", at
+            )
         else:
             yield Reason("capability-widened", H, f"type changed from {_fmt(ot)} to {_fmt(nt)}", at)
     for key in ("enum", "const"):
         o, n = old.get(key, MISSING), new.get(key, MISSING)
         if _cj(o) == _cj(n):
             continue
-        ov = {canon_json(v) for v in (o if isinstance(o, list) else [o])} if o is not MISSING else None
-        nv = {canon_json(v) for v in (n if isinstance(n, list) else [n])} if n is not MISSING else None
+        ov = (
+            {canon_json(v) for v in (o if isinstance(o, list) else [o])}
+            if o is not MISSING
+            else None
+        )
+        nv = (
+            {canon_json(v) for v in (n if isinstance(n, list) else [n])}
+            if n is not MISSING
+            else None
+        )
         if ov == nv:
             continue
         if nv is None or (ov is not None and not nv <= ov):
@@ -188,7 +272,9 @@ def _constraint_reasons(old: dict[str, Any], new: dict[str, Any], path: str) -> 
         elif o is MISSING:
             yield Reason("capability-narrowed", M, f"{key} added", f"{at}.{key}")
         else:
-            yield Reason("capability-widened", H, f"{key} changed from {o!r} to {n!r}", f"{at}.{key}")
+            yield Reason(
+                "capability-widened", H, f"{key} changed from {o!r} to {n!r}", f"{at}.{key}"
+            )
     for key, looser in [(k, 1) for k in _UPPER] + [(k, -1) for k in _LOWER]:
         o, n = old.get(key, MISSING), new.get(key, MISSING)
         if _cj(o) == _cj(n):
@@ -196,9 +282,13 @@ def _constraint_reasons(old: dict[str, Any], new: dict[str, Any], path: str) -> 
         if n is MISSING or (
             isinstance(o, int | float) and isinstance(n, int | float) and (n - o) * looser > 0
         ):
-            yield Reason("capability-widened", H, f"{key} loosened ({_num(o)} -> {_num(n)})", f"{at}.{key}")
+            yield Reason(
+                "capability-widened", H, f"{key} loosened ({_num(o)} -> {_num(n)})", f"{at}.{key}"
+            )
         else:
-            yield Reason("capability-narrowed", M, f"{key} tightened ({_num(o)} -> {_num(n)})", f"{at}.{key}")
+            yield Reason(
+                "capability-narrowed", M, f"{key} tightened ({_num(o)} -> {_num(n)})", f"{at}.{key}"
+            )
     yield from _additional_reasons(old, new, at)
     for key in ("description",):
         o, n = old.get(key, MISSING), new.get(key, MISSING)
@@ -210,20 +300,41 @@ def _constraint_reasons(old: dict[str, Any], new: dict[str, Any], path: str) -> 
         if canon_json(old.get(key)) != canon_json(new.get(key)):
             yield Reason("default-changed", M, f"{key} changed", f"{at}.{key}")
     for key in _NESTED:
-        if key in old or key in new:
-            if canon_json(old.get(key)) != canon_json(new.get(key)):
-                yield from schema_reasons(old.get(key, {}), new.get(key, {}), f"{at}.{key}")
+        if canon_json(old.get(key)) != canon_json(new.get(key)):
+            yield from schema_reasons(old.get(key, {}), new.get(key, {}), f"{at}.{key}")
     for key in _LISTED:
         o, n = old.get(key, []), new.get(key, [])
         if canon_json(o) != canon_json(n):
             ol = {canon_json(v) for v in o} if isinstance(o, list) else set()
             nl = {canon_json(v) for v in n} if isinstance(n, list) else set()
             band = H if (nl - ol) and key != "allOf" else M
-            yield Reason("capability-widened" if band is H else "schema-changed", band,
-                         f"{key} alternatives changed", f"{at}.{key}")
-    handled = {"type", "enum", "const", "pattern", "format", "contentEncoding", "contentMediaType",
-               "description", "title", "default", "examples", "properties", "required",
-               "additionalProperties", "patternProperties", *_UPPER, *_LOWER, *_NESTED, *_LISTED}
+            yield Reason(
+                "capability-widened" if band is H else "schema-changed",
+                band,
+                f"{key} alternatives changed",
+                f"{at}.{key}",
+            )
+    handled = {
+        "type",
+        "enum",
+        "const",
+        "pattern",
+        "format",
+        "contentEncoding",
+        "contentMediaType",
+        "description",
+        "title",
+        "default",
+        "examples",
+        "properties",
+        "required",
+        "additionalProperties",
+        "patternProperties",
+        *_UPPER,
+        *_LOWER,
+        *_NESTED,
+        *_LISTED,
+    }
     for key in sorted((set(old) | set(new)) - handled):
         if canon_json(old.get(key)) != canon_json(new.get(key)):
             yield Reason("schema-changed", M, f"schema keyword {key!r} changed", f"{at}.{key}")
@@ -242,6 +353,14 @@ def _additional_reasons(old: dict[str, Any], new: dict[str, Any], at: str) -> It
             yield Reason("capability-widened", H, f"{key} changed", f"{at}.{key}")
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _names(value: Any) -> set[str]:
+    return {v for v in value if isinstance(v, str)} if isinstance(value, list) else set()
+
+
 def _cj(value: Any) -> str | None:
     return None if value is MISSING else canon_json(value)
 
@@ -257,7 +376,9 @@ def _num(value: Any) -> str:
     return "none" if value is MISSING else repr(value)
 
 
-def annotation_reasons(old: Mapping[str, JSON] | None, new: Mapping[str, JSON] | None) -> Iterator[Reason]:
+def annotation_reasons(
+    old: Mapping[str, JSON] | None, new: Mapping[str, JSON] | None
+) -> Iterator[Reason]:
     a, b = effective_annotations(old), effective_annotations(new)
     read_only_after = b["readOnlyHint"] is True
     for key in ANNOTATION_DEFAULTS:
@@ -267,9 +388,16 @@ def annotation_reasons(old: Mapping[str, JSON] | None, new: Mapping[str, JSON] |
         shown = f"{key} {a[key]!r} -> {b[key]!r}"
         if b[key] == _LOOSE[key]:
             if key == "destructiveHint" and read_only_after:
-                yield Reason("annotation-changed", L, f"{shown} (ignored: tool stays read-only)", path)
+                yield Reason(
+                    "annotation-changed", L, f"{shown} (ignored: tool stays read-only)", path
+                )
             else:
-                yield Reason("annotation-loosened", _LOOSEN_BAND[key], f"{shown}: the tool may now do more", path)
+                yield Reason(
+                    "annotation-loosened",
+                    _LOOSEN_BAND[key],
+                    f"{shown}: the tool may now do more",
+                    path,
+                )
         else:
             yield Reason("annotation-tightened", M, f"{shown}", path)
 
@@ -286,8 +414,7 @@ def hosts_of(value: Any) -> set[str]:
 
 def field_reasons(change: Change, f: FieldChange, known_hosts: set[str]) -> Iterator[Reason]:
     """Reasons for one moved field of a modified or renamed item."""
-    top, _, rest = f.path.partition(".")
-    top = top.split("[")[0]
+    top = f.path.partition(".")[0].split("[")[0]
     kind = change.kind
     if kind is Kind.SERVER:
         if f.path == "serverInfo.version":
@@ -311,7 +438,9 @@ def field_reasons(change: Change, f: FieldChange, known_hosts: set[str]) -> Iter
     elif top in ("uri", "uriTemplate"):
         new_hosts = hosts_of(f.new) - hosts_of(f.old) - known_hosts
         if new_hosts:
-            yield Reason("host-added", H, f"now points at new host {', '.join(sorted(new_hosts))}", f.path)
+            yield Reason(
+                "host-added", H, f"now points at new host {', '.join(sorted(new_hosts))}", f.path
+            )
         else:
             yield Reason("uri-changed", M, f"{top} changed", f.path)
     elif kind is Kind.PROMPT and top == "arguments":
@@ -359,19 +488,33 @@ def structural_reasons(change: Change, known_hosts: set[str]) -> list[Reason]:
             if canon_json(old.get(key)) != canon_json(new.get(key)):
                 found = list(schema_reasons(old.get(key, {}), new.get(key, {}), key))
                 if key == "outputSchema":
-                    found = [Reason("output-schema-changed", min(r.severity, M), r.message, r.path) for r in found]
+                    found = [
+                        Reason("output-schema-changed", min(r.severity, M), r.message, r.path)
+                        for r in found
+                    ]
                 reasons.extend(found or [Reason("schema-changed", M, f"{key} changed", key)])
         o_ann, n_ann = old.get("annotations"), new.get("annotations")
         if canon_json(o_ann) != canon_json(n_ann):
             extra = {
-                k for d in (o_ann, n_ann) if isinstance(d, dict) for k in d if k not in ANNOTATION_DEFAULTS
+                k
+                for d in (o_ann, n_ann)
+                if isinstance(d, dict)
+                for k in d
+                if k not in ANNOTATION_DEFAULTS
             }
             for k in sorted(extra):
                 o = o_ann.get(k) if isinstance(o_ann, dict) else None
                 n = n_ann.get(k) if isinstance(n_ann, dict) else None
                 if canon_json(o) != canon_json(n):
                     band = L if k == "title" else M
-                    reasons.append(Reason("annotation-changed", band, f"annotation {k!r} changed", f"annotations.{k}"))
+                    reasons.append(
+                        Reason(
+                            "annotation-changed",
+                            band,
+                            f"annotation {k!r} changed",
+                            f"annotations.{k}",
+                        )
+                    )
     return reasons or [Reason("changed", M, f"{label} changed")]
 
 
@@ -382,7 +525,9 @@ def _added_reasons(change: Change, known_hosts: set[str]) -> Iterator[Reason]:
         if effective_annotations(item)["readOnlyHint"] is True:
             yield Reason("tool-added-readonly", M, "new read-only tool")
         else:
-            yield Reason("tool-added", H, "new tool that may have side effects (not marked read-only)")
+            yield Reason(
+                "tool-added", H, "new tool that may have side effects (not marked read-only)"
+            )
     elif kind is Kind.PROMPT:
         yield Reason("prompt-added", H, "new prompt: new text the model will read")
     elif kind is Kind.INSTRUCTIONS:

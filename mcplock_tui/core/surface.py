@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from mcplock_tui.core.canonical import sort_deep
 from mcplock_tui.core.model import JSON, Kind, Surface
 
 KEY_FIELD: dict[Kind, str] = {
@@ -33,14 +32,16 @@ def key_items(
         key = item.get(field)
         if not isinstance(key, str) or not key:
             key = f"<{kind.value} #{index}>"
-            warnings.append(f"{kind.value} at position {index} has no valid {field!r}; kept as {key}")
+            warnings.append(
+                f"{kind.value} at position {index} has no valid {field!r}; kept as {key}"
+            )
         if key in keyed:
             n = 2
             while f"{key}#{n}" in keyed:
                 n += 1
             warnings.append(f"duplicate {kind.value} {key!r}; the copy is kept as {key}#{n}")
             key = f"{key}#{n}"
-        keyed[key] = sort_deep(item)
+        keyed[key] = item  # key order never matters: hashes and diffs sort keys themselves
     return keyed
 
 
@@ -62,9 +63,9 @@ def build_surface(
         warns.append("server instructions are not a string; kept as JSON text")
         instructions = repr(instructions)
     server: dict[str, JSON] = {
-        "serverInfo": sort_deep(init.get("serverInfo", {})),
+        "serverInfo": init.get("serverInfo", {}),
         "protocolVersion": init.get("protocolVersion"),
-        "capabilities": sort_deep(init.get("capabilities", {})),
+        "capabilities": init.get("capabilities", {}),
         "launch": launch,
     }
     return Surface(

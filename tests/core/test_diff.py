@@ -19,17 +19,28 @@ BASE_TOOLS: list[dict[str, Any]] = [
         "description": "Search issues in a repository by query.",
         "inputSchema": {
             "type": "object",
-            "properties": {"query": {"type": "string", "description": "Search text"}, "limit": {"type": "integer", "maximum": 50}},
+            "properties": {
+                "query": {"type": "string", "description": "Search text"},
+                "limit": {"type": "integer", "maximum": 50},
+            },
             "required": ["query"],
         },
         "annotations": {"readOnlyHint": True},
     },
-    {"name": "create_issue", "description": "Create an issue.", "inputSchema": {"type": "object", "properties": {"title": {"type": "string"}}}},
+    {
+        "name": "create_issue",
+        "description": "Create an issue.",
+        "inputSchema": {"type": "object", "properties": {"title": {"type": "string"}}},
+    },
 ]
 
 
 def surface(tools: list[dict[str, Any]], **kw: Any) -> Any:
-    init = {"serverInfo": {"name": "gh", "version": kw.pop("version", "1.0")}, "protocolVersion": "2025-11-25", "capabilities": {}}
+    init = {
+        "serverInfo": {"name": "gh", "version": kw.pop("version", "1.0")},
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+    }
     return build_surface(initialize_result=init, launch="stdio: gh", tools=tools, **kw)
 
 
@@ -62,24 +73,47 @@ def test_rename_is_one_change() -> None:
     new = copy.deepcopy(BASE_TOOLS)
     new[1]["name"] = "open_issue"
     changes = diff_surfaces("gh", surface(BASE_TOOLS), surface(new))
-    assert [(c.change, c.name, c.old_name) for c in changes] == [(ChangeType.RENAMED, "open_issue", "create_issue")]
+    assert [(c.change, c.name, c.old_name) for c in changes] == [
+        (ChangeType.RENAMED, "open_issue", "create_issue")
+    ]
 
 
 def test_unrelated_remove_and_add_stay_separate() -> None:
-    new = [BASE_TOOLS[0], {"name": "delete_repo", "description": "Delete a repository forever.", "inputSchema": {"type": "object", "properties": {"repo": {"type": "string"}}}}]
-    kinds = sorted((c.change.value, c.name) for c in diff_surfaces("gh", surface(BASE_TOOLS), surface(new)))
+    new = [
+        BASE_TOOLS[0],
+        {
+            "name": "delete_repo",
+            "description": "Delete a repository forever.",
+            "inputSchema": {"type": "object", "properties": {"repo": {"type": "string"}}},
+        },
+    ]
+    kinds = sorted(
+        (c.change.value, c.name) for c in diff_surfaces("gh", surface(BASE_TOOLS), surface(new))
+    )
     assert kinds == [("added", "delete_repo"), ("removed", "create_issue")]
 
 
 def test_singletons_and_other_lists() -> None:
-    old = surface(BASE_TOOLS, prompts=[{"name": "p", "arguments": [{"name": "a", "description": "x"}]}])
-    new = surface(BASE_TOOLS, version="1.1", prompts=[{"name": "p", "arguments": [{"name": "a", "description": "y"}, {"name": "b"}]}],
-                  resources=[{"uri": "https://evil.example/x", "name": "x"}])
+    old = surface(
+        BASE_TOOLS, prompts=[{"name": "p", "arguments": [{"name": "a", "description": "x"}]}]
+    )
+    new = surface(
+        BASE_TOOLS,
+        version="1.1",
+        prompts=[{"name": "p", "arguments": [{"name": "a", "description": "y"}, {"name": "b"}]}],
+        resources=[{"uri": "https://evil.example/x", "name": "x"}],
+    )
     changes = {(c.kind, c.change): c for c in diff_surfaces("gh", old, new)}
-    assert set(changes) == {(Kind.PROMPT, ChangeType.MODIFIED), (Kind.RESOURCE, ChangeType.ADDED), (Kind.SERVER, ChangeType.MODIFIED)}
+    assert set(changes) == {
+        (Kind.PROMPT, ChangeType.MODIFIED),
+        (Kind.RESOURCE, ChangeType.ADDED),
+        (Kind.SERVER, ChangeType.MODIFIED),
+    }
     prompt = changes[(Kind.PROMPT, ChangeType.MODIFIED)]
     assert [f.path for f in prompt.fields] == ["arguments[a].description", "arguments[b]"]
-    assert [f.path for f in changes[(Kind.SERVER, ChangeType.MODIFIED)].fields] == ["serverInfo.version"]
+    assert [f.path for f in changes[(Kind.SERVER, ChangeType.MODIFIED)].fields] == [
+        "serverInfo.version"
+    ]
 
 
 def _shuffle(value: Any, rnd: random.Random) -> Any:

@@ -25,11 +25,19 @@ TOOLS = [
     {
         "name": "read_file",
         "description": "Read a file.\nSecond line with zero\u200bwidth and bidi \u202e and ESC \x1b[31m.",
-        "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+        "inputSchema": {
+            "type": "object",
+            "properties": {"path": {"type": "string"}},
+            "required": ["path"],
+        },
         "annotations": {"readOnlyHint": True},
         "x-unknown": {"nested": None},
     },
-    {"name": "write_file", "description": 'Has """ quotes and a trailing backslash \\', "inputSchema": {}},
+    {
+        "name": "write_file",
+        "description": 'Has """ quotes and a trailing backslash \\',
+        "inputSchema": {},
+    },
     {"name": "odd key \u00e9 [x].y", "title": "Caf\u00e9", "inputSchema": {"type": "object"}},
 ]
 
@@ -74,7 +82,17 @@ def test_crlf_survives_and_long_text_is_multiline() -> None:
 
 def test_schema_is_pretty_json_so_a_diff_shows_one_line() -> None:
     before = storage.dumps(make_lock()).splitlines()
-    tools = [dict(TOOLS[0], inputSchema={"type": "object", "properties": {"path": {"type": "integer"}}, "required": ["path"]}), *TOOLS[1:]]
+    tools = [
+        dict(
+            TOOLS[0],
+            inputSchema={
+                "type": "object",
+                "properties": {"path": {"type": "integer"}},
+                "required": ["path"],
+            },
+        ),
+        *TOOLS[1:],
+    ]
     after = storage.dumps(make_lock(tools)).splitlines()
     changed = [a for a, b in zip(before, after, strict=True) if a != b]
     # the whole-item hash, the schema hash and the single type line
@@ -93,7 +111,10 @@ def test_rejections_round_trip() -> None:
 
 def test_hand_edit_is_refused() -> None:
     text = storage.dumps(make_lock()).replace("Read a file.", "Read any file.")
-    with pytest.raises(LockfileError, match=r"servers\.demo\.tools\.read_file: the pinned definition does not match"):
+    with pytest.raises(
+        LockfileError,
+        match=r"servers\.demo\.tools\.read_file: the pinned definition does not match",
+    ):
         storage.loads(text)
 
 
@@ -114,7 +135,14 @@ _text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_si
 @settings(max_examples=150, deadline=None)
 @given(description=_text, title=_text, key=_text.filter(bool))
 def test_any_string_reads_back_exactly(description: str, title: str, key: str) -> None:
-    tools = [{"name": key, "title": title, "description": description, "inputSchema": {"enum": [description]}}]
+    tools = [
+        {
+            "name": key,
+            "title": title,
+            "description": description,
+            "inputSchema": {"enum": [description]},
+        }
+    ]
     lock = make_lock(tools)
     text = storage.dumps(lock)
     assert storage.loads(text) == lock

@@ -15,7 +15,7 @@ overrides ``defs["mode"]``. Misbehaviours all strike on ``tools/list`` unless no
 - ``invalid_utf8``: puts bytes 0xff 0xfe inside the first description of the reply.
 - ``garbage``: writes non-JSON lines before every reply (any method).
 - ``flood``: writes ``floodMB`` (default 8) MB of junk lines before the reply.
-- ``error``: answers with JSON-RPC error -32603.
+- ``error``: answers with JSON-RPC error -32603 (message from ``errorMessage`` if set).
 - ``cursor_loop``: always returns the first page with the same ``nextCursor``.
 - ``cursor_endless``: returns a new ``nextCursor`` forever.
 - ``slow``: sleeps ``slowSeconds`` (default 1) before answering.
@@ -129,7 +129,8 @@ def respond(msg: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any] | None:
     if method == "ping":
         return {"jsonrpc": "2.0", "id": msg_id, "result": {}}
     if method == "tools/list" and mode == "error":
-        return _error(msg_id, -32603, "internal failure while listing tools")
+        message = defs.get("errorMessage", "internal failure while listing tools")
+        return _error(msg_id, -32603, message)
     key = LIST_METHODS.get(str(method))
     if key is None or key not in defs:
         return _error(msg_id, -32601, "Method not found")

@@ -41,7 +41,9 @@ CONFUSABLES: dict[str, str] = {
     _CONFUSABLE_PAIRS[i]: _CONFUSABLE_PAIRS[i + 1] for i in range(0, len(_CONFUSABLE_PAIRS), 2)
 }
 
-LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
+LEET = str.maketrans(
+    {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
+)
 LEET_L = str.maketrans({"1": "l", "|": "l"})
 """Second reading of ``1`` (``a11`` is "all", ``1gnore`` is "ignore")."""
 
@@ -53,6 +55,7 @@ _NEWLINES = frozenset("\u2028\u2029\x85")
 
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _LETTER_RUN = re.compile(r"[a-z]")
+_LEET_IN_WORD = re.compile(r"[013457@$|](?<=[a-z][013457@$|])|[013457@$|][a-z]")
 
 SCRIPT_NONE, SCRIPT_LATIN, SCRIPT_FOLDABLE, SCRIPT_OTHER = 0, 1, 2, 3
 
@@ -71,7 +74,11 @@ class View:
         if self.starts is None or self.ends is None:
             return start, end
         if end <= start:
-            pos = self.starts[start] if start < len(self.starts) else (self.ends[-1] if self.ends else 0)
+            pos = (
+                self.starts[start]
+                if start < len(self.starts)
+                else (self.ends[-1] if self.ends else 0)
+            )
             return pos, pos
         return self.starts[start], self.ends[end - 1]
 
@@ -128,53 +135,55 @@ def _is_mark(c: str) -> bool:
     return unicodedata.category(c) in ("Mn", "Me")
 
 
-def normalize(text: str) -> View:
-    """The matching form of ``text``: see the module docstring for what it undoes."""
-    if is_plain(text):
+def _close_word(word: list[int], use_fold: list[bool], keep_script: bool) -> None:
+    if keep_script:
+        for k in word:
+            use_fold[k] = False
+
+
+def normalize(text: str, plain: bool | None = None) -> View:
+    """The matching form of ``text``: see the module docstring for what it undoes.
+
+    ``plain`` is :func:`is_plain` of ``text`` when the caller knows it."""
+    if is_plain(text) if plain is None else plain:
         return View(text.lower())
     forms = [char_forms(ch) for ch in text]
     # Per word (a run of letters, hidden characters ignored): fold look-alikes unless the
-    # word holds a letter of another script that has no Latin look-alike.
-    use_fold = [False] * len(text)
+    # word holds a letter of another script that has no Latin look-alike. A word made only
+    # of look-alikes is folded when the text is mostly Latin (an attack spelt in Cyrillic
+    # look-alikes), not when it is mostly another script (the Russian word "все").
+    scripts = [f[2] for f in forms]
+    latin_text = scripts.count(SCRIPT_LATIN) >= scripts.count(SCRIPT_OTHER)
+    use_fold = [True] * len(text)
     word: list[int] = []
-    other_script = False
-
-    def close_word() -> None:
-        if not other_script:
-            for k in word:
-                use_fold[k] = True
-
-    for i, (plain, _folded, script) in enumerate(forms):
-        if plain == "":
-            if word:
-                word.append(i)
-            continue
-        if plain.isalpha():
+    has_latin = has_other = False
+    for i, (base, _folded, script) in enumerate(forms):
+        if base == "" or base.isalpha():
+            if base:
+                has_latin = has_latin or script == SCRIPT_LATIN
+                has_other = has_other or script == SCRIPT_OTHER
             word.append(i)
-            other_script = other_script or script == SCRIPT_OTHER
             continue
-        close_word()
-        word, other_script = [], False
-    close_word()
+        _close_word(word, use_fold, has_other or not (has_latin or latin_text))
+        word, has_latin, has_other = [], False, False
+    _close_word(word, use_fold, has_other or not (has_latin or latin_text))
 
     out: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
-    for i, (plain, folded, _script) in enumerate(forms):
-        piece = folded if use_fold[i] else plain
+    for i, (base, folded, _script) in enumerate(forms):
+        piece = folded if use_fold[i] else base
         for c in piece:
             out.append(c)
             starts.append(i)
             ends.append(i + 1)
-    # A dropped character between two kept ones belongs to the match that spans it: ends
-    # already cover it because the next kept character's start is after it.
     return View("".join(out), starts, ends)
 
 
 def leet_variants(view: View) -> list[View]:
     """Leetspeak readings of ``view`` that differ from it, sharing its offset map."""
     text = view.text
-    if not any(c in text for c in "013457@$|"):
+    if _LEET_IN_WORD.search(text) is None:
         return []
     out: list[View] = []
     seen = {text}
@@ -186,3 +195,22 @@ def leet_variants(view: View) -> list[View]:
             seen.add(variant)
             out.append(View(variant, view.starts, view.ends))
     return out
+
+
+_SKELETON_MAP = str.maketrans({"i": "l", "1": "l", "|": "l", "0": "o"})
+_SKELETON_SEPARATORS = re.compile(r"[\s_.\-]+")
+
+
+def skeleton(name: str) -> str:
+    """A comparison key under which look-alike names are equal: ``read_fiIe``,
+    ``read-fi1e``, ``READ_FILE`` and ``reаd_file`` (Cyrillic a) all match ``read_file``.
+
+    Hidden characters are dropped, every look-alike letter is folded whatever the script,
+    the text is casefolded, ``i``/``1``/``|`` read as ``l`` and ``0`` as ``o``, ``rn`` as
+    ``m`` and ``vv`` as ``w``, and separators become one ``_``. The key is not meant to be
+    shown. Fails towards merging: two honestly different names that differ only like this
+    (``fix``/``flx``) are reported as look-alikes.
+    """
+    folded = "".join(ch if ch.isascii() else char_forms(ch)[1] for ch in name).casefold()
+    folded = folded.translate(_SKELETON_MAP).replace("rn", "m").replace("vv", "w")
+    return _SKELETON_SEPARATORS.sub("_", folded).strip("_")

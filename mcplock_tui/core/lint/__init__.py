@@ -21,6 +21,8 @@ from mcplock_tui.core.model import Finding
 __all__ = ["RULES", "AmbiguousPair", "ambiguous_pairs", "lint_drift", "lint_tools"]
 
 Tools = Mapping[str, Mapping[str, Any]]
+MAX_LISTED = 5
+"""Partners named in one finding's message; a cluster of hundreds is summarised."""
 
 
 def _usable(tools: Tools) -> dict[str, Mapping[str, Any]]:
@@ -40,7 +42,11 @@ def _pair_findings(
         by_key[key].append((partner, detail))
     out: list[Finding] = []
     for key, partners in by_key.items():
-        listed = "; ".join(f"{naming.describe(p, tools)}{detail}" for p, detail in partners)
+        listed = "; ".join(
+            f"{naming.describe(p, tools)}{detail}" for p, detail in partners[:MAX_LISTED]
+        )
+        if len(partners) > MAX_LISTED:
+            listed += f"; and {len(partners) - MAX_LISTED} more"
         out.append(
             rules.finding(code, server=server, item=key, path="name", message=f"{verb} {listed}")
         )
@@ -50,11 +56,13 @@ def _pair_findings(
 def _ambiguity_triples(pairs: Iterable[AmbiguousPair]) -> list[tuple[str, str, str]]:
     triples: list[tuple[str, str, str]] = []
     for key, items in ambiguity.partners(list(pairs)).items():
-        for pair in items:
+        for n, pair in enumerate(items):
             detail = (
                 f" (score {pair.score:.2f}: same arguments accepted, name affinity "
                 f"{pair.name_affinity:.2f}, description similarity "
                 f"{pair.description_similarity:.2f})"
+                if n < MAX_LISTED
+                else ""  # never shown: only counted
             )
             triples.append((key, ambiguity.other(pair, key), detail))
     return triples
@@ -81,7 +89,9 @@ def lint_drift(server: str, old_tools: Tools, new_tools: Tools) -> list[Finding]
     """Lint findings the new tool set has and the old did not, for drift grading.
 
     Limited to what a change can newly create: a boundary statement dropped from a tool
-    present in both, and a new ambiguous, duplicate or look-alike pair of tools.
+    present in both, and a new ambiguous, duplicate or look-alike pair of tools. Pairs are
+    matched by tool key. Description similarity is weighted by the whole server's
+    vocabulary, so a pair near the threshold can cross it when unrelated tools change.
     """
     old, new = _usable(old_tools), _usable(new_tools)
     findings: list[Finding] = []

@@ -1,35 +1,44 @@
 """Ambiguity: could a model choosing tools pick the wrong one of two?
 
 Description similarity alone does not answer that. On the 14 tools of the official
-filesystem server (fixture ``tests/fixtures/filesystem_tools.json``) the description
-cosine of the distinct pair list_directory / directory_tree (0.27) is above that of the
-confusable pair read_file / read_media_file (0.17). So a pair is scored in three stages:
+filesystem server (``tests/fixtures/filesystem_tools.json``) the description cosine of the
+distinct pair list_directory / directory_tree (0.27) is above that of the confusable pair
+read_file / read_media_file (0.17). So a pair goes through four stages:
 
-1. **Gate: schema substitutability.** Could one set of arguments satisfy both tools?
+1. **Candidates: same object.** Only tools whose names have the same head noun (the last
+   noun before a preposition, qualifiers like "details" skipped: read_text_file -> file,
+   list_directory_with_sizes -> directory) are paired, so a server costs far fewer than
+   n^2 comparisons. Tools in different namespaces (``github_`` vs ``gitlab_``) and names
+   that are look-alikes of each other (the naming check's job) are not paired.
+2. **Gate: schema substitutability.** Could one set of arguments satisfy both tools?
    Each tool's required parameters must be properties of the other, with a common JSON
-   type. If not, a caller who picked the wrong tool gets a validation error, not a wrong
-   action. On the filesystem server the gate keeps 28 of the 91 pairs.
-2. **Veto: opposing verbs.** Names whose verbs oppose (create/delete, lock/unlock, ...) or
-   where one only reads and the other writes are never ambiguous, however alike the text.
-3. **Score** = 0.5 x name affinity + 0.5 x description similarity, flagged at
-   :data:`THRESHOLD`. Name affinity is the mean of *verb agreement* (same verb after
-   folding synonyms; a name without one takes the description's first verb) and *noun
-   overlap* (Jaccard of the remaining name tokens). Description similarity is a TF-IDF
-   cosine over stemmed, stopword-free words, with IDF taken over the server's own tools so
-   its boilerplate ("only works within allowed directories") counts for little.
+   type. If not, a wrong pick fails validation instead of silently doing the other thing.
+   On the filesystem server the gate keeps 28 of the 91 pairs.
+3. **Veto: different or opposing verbs.** Verbs known on both sides with none in common
+   (after folding synonyms such as fetch -> get), an antonym pair (create/delete,
+   lock/unlock), or a pure read against a write. A name without a verb takes the
+   description's first word ("Get a recursive tree view" -> get).
+4. **Score** = 0.5 x name affinity + 0.5 x description similarity >= :data:`THRESHOLD`.
+   Name affinity is the mean of verb agreement (1 same, 0.5 unknown on a side) and the
+   Jaccard overlap of the other name words. Description similarity is a TF-IDF cosine over
+   stemmed, stopword-free words, IDF taken over the server's own tools so its boilerplate
+   ("only works within allowed directories") counts for little.
 
-Measured on the filesystem fixture: flagged pairs score 0.46 (read_file / read_media_file),
-0.48 (read_file / read_text_file), 0.44 (read_text_file / read_media_file) and 0.95
-(list_directory / list_directory_with_sizes); the best unflagged pair is
-list_directory / directory_tree at 0.26 (different verbs, list vs the description's "get";
-a flat listing vs a recursive JSON tree). The threshold sits in that 0.26-0.44 gap.
-create_directory / list_directory is vetoed (create vs list).
+Measured on the filesystem fixture, scoring all 28 gated pairs with the formula alone:
+the four flagged pairs score 0.82 (list_directory / list_directory_with_sizes), 0.64
+(read_file / read_text_file), 0.46 (read_file / read_media_file) and 0.44 (read_text_file /
+read_media_file); the other 24 score at most 0.37 (create_directory / list_directory, also
+vetoed). The best pair no rule excludes before scoring is directory_tree / get_file_info at
+0.32 (different head nouns), and list_directory / directory_tree scores 0.26 (list vs get:
+a flat listing against a recursive JSON tree). So the threshold 0.40 sits in a 0.37-0.44
+gap, and on this server the veto and head rules only confirm what the score says.
 
-Failure direction: it is tuned to flag same-verb tools over overlapping objects
-(read_text_file vs read_media_file is meant to be flagged), so get_user_profile vs
-get_user_settings with similar descriptions may be flagged too. It misses pairs that share
-no name token at all (``http_get`` vs ``fetch_url``) and, for very large servers, pairs
-inside an over-full noun bucket whose verbs differ (see :data:`BUCKET_LIMIT`).
+Failure direction: tuned to flag same-verb tools over the same object that differ by a
+qualifier (read_text_file vs read_media_file is meant to be flagged, though the descriptions
+tell them apart), so such pairs are flagged even when their documentation is clear. It
+misses pairs whose names share no head noun (``http_get`` vs ``fetch_url``), synonyms not in
+the fold table (read vs get are kept apart on purpose), and, on very large servers, pairs
+in an over-full bucket where one side's verb is unknown (see :data:`BUCKET_LIMIT`).
 """
 
 from __future__ import annotations
@@ -39,8 +48,9 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
+from typing import NamedTuple
 
-from mcplock_tui.core.lint import text
+from mcplock_tui.core.lint import naming, text
 from mcplock_tui.core.lint.text import Tool
 
 THRESHOLD = 0.40
@@ -50,9 +60,17 @@ BUCKET_LIMIT = 64
 """Noun buckets larger than this are split by verb before pairing, which keeps a server of
 thousands of ``x_get_item``-style tools from costing every pair."""
 
+QUALIFIERS = text.wordset(
+    "detail summary info information metadata meta batch bulk all raw recursive multiple many "
+    "single full current latest simple advanced content data v1 v2 v3 async sync detailed "
+    "verbose extended basic quick brief"
+)
+"""Name words that say how or how much, not what: never a head noun."""
 
-@dataclass(frozen=True, slots=True)
-class AmbiguousPair:
+
+class AmbiguousPair(NamedTuple):
+    """One flagged pair; a tuple because large servers flag many and creation is hot."""
+
     a: str
     b: str
     score: float
@@ -62,13 +80,23 @@ class AmbiguousPair:
 
 @dataclass(frozen=True, slots=True)
 class Profile:
+    """What the ambiguity check knows of one tool."""
+
     key: str
+    space: str
+    """Namespace prefix stripped from the name (``browser`` in browser_click), or ""."""
     verbs: frozenset[str]
     nouns: frozenset[str]
+    head: str
+    """The object the name is about: its last noun before any preposition, or ""."""
+    skeleton: str
     props: frozenset[str]
     required: frozenset[str]
     types: Mapping[str, frozenset[str]]
     vector: Mapping[str, float]
+    shape: int
+    """Same number for tools with the same schema signature and verbs: gate and veto depend
+    only on those, so a server of near-identical tools decides them once per shape pair."""
 
 
 def _types(prop: object) -> frozenset[str] | None:
@@ -76,13 +104,12 @@ def _types(prop: object) -> frozenset[str] | None:
     if not isinstance(prop, Mapping):
         return None
     raw = prop.get("type")
-    names = (
-        {raw}
-        if isinstance(raw, str)
-        else {t for t in raw if isinstance(t, str)}
-        if isinstance(raw, list)
-        else set()
-    )
+    if isinstance(raw, str):
+        names = {raw}
+    elif isinstance(raw, list):
+        names = {t for t in raw if isinstance(t, str)}
+    else:
+        return None
     if not names:
         return None
     if names & {"integer", "number"}:
@@ -106,7 +133,10 @@ def _is_read(verb: str) -> bool:
 
 
 def opposed(va: frozenset[str], vb: frozenset[str]) -> bool:
-    """The veto: an antonym pair across the two verb sets, or a pure read against a write."""
+    """The veto: an antonym pair across the verb sets, a pure read against a write, or
+    verbs known on both sides with none in common (list vs get name different actions)."""
+    if va and vb and not va & vb:
+        return True
     if any(frozenset((x, y)) in text.ANTONYMS for x in va for y in vb):
         return True
     a_reads = bool(va) and all(_is_read(v) for v in va)
@@ -116,13 +146,13 @@ def opposed(va: frozenset[str], vb: frozenset[str]) -> bool:
     return (a_reads and b_writes) or (b_reads and a_writes)
 
 
-def _namespaces(token_lists: Mapping[str, list[str]]) -> frozenset[str]:
-    """Leading non-verb tokens three or more names start with (``browser_`` in browser_click)."""
-    leads = Counter(t[0] for t in token_lists.values() if len(t) > 1)
+def _namespaces(word_lists: Mapping[str, list[str]]) -> frozenset[str]:
+    """Leading non-verb words three or more names start with (``browser_`` in browser_click)."""
+    leads = Counter(w[0] for w in word_lists.values() if len(w) > 1)
     return frozenset(
-        tok
-        for tok, n in leads.items()
-        if n >= 3 and tok not in text.READ_VERBS and tok not in text.MUTATING_VERBS
+        word
+        for word, n in leads.items()
+        if n >= 3 and word not in text.READ_VERBS and word not in text.MUTATING_VERBS
     )
 
 
@@ -141,32 +171,59 @@ def _vectors(docs: Mapping[str, list[str]]) -> dict[str, dict[str, float]]:
     return out
 
 
-def _profiles(tools: Mapping[str, Tool]) -> list[Profile]:
-    token_lists = {k: text.name_tokens(text.tool_name(k, t)) for k, t in tools.items()}
-    spaces = _namespaces(token_lists)
+def _head(words: list[str], verbs: list[str]) -> str:
+    """Last noun before the first preposition that follows one: list_directory_with_sizes ->
+    directory, read_text_file -> file. Qualifiers are skipped: get_issue_details -> issue."""
+    head = ""
+    for word in words:
+        if word in text.NAME_STOPWORDS:
+            if head:
+                break
+            continue
+        if word not in verbs and word not in QUALIFIERS and not word.isdigit():
+            head = word
+    return head
+
+
+def profiles(tools: Mapping[str, Tool]) -> list[Profile]:
+    word_lists = {k: text.name_words(text.tool_name(k, t)) for k, t in tools.items()}
+    spaces = _namespaces(word_lists)
     vectors = _vectors({k: text.words(text.description(t)) for k, t in tools.items()})
-    profiles: list[Profile] = []
+    out: list[Profile] = []
+    shapes: dict[object, int] = {}
     for key, tool in tools.items():
-        tokens = token_lists[key]
-        if len(tokens) > 1 and tokens[0] in spaces:
-            tokens = tokens[1:]
+        words = word_lists[key]
+        space = words[0] if len(words) > 1 and words[0] in spaces else ""
+        if space:
+            words = words[1:]
+        tokens = [w for w in words if w not in text.NAME_STOPWORDS]
         raw_verbs = text.name_verbs(tokens)
+        nouns = frozenset(t for t in tokens if t not in raw_verbs)
+        head = _head(words, raw_verbs)
         if not raw_verbs and (lead := text.lead_verb(tool)) is not None:
             raw_verbs = [lead]
         props = text.properties(tool)
-        types = {p: t for p, s in props.items() if (t := _types(s)) is not None}
-        profiles.append(
+        types = {p: t for p, s in props.items() if isinstance(p, str) and (t := _types(s))}
+        verbs = frozenset(text.fold_verb(v) for v in raw_verbs)
+        names = frozenset(p for p in props if isinstance(p, str))
+        needed = text.required(tool)
+        signature = (verbs, names, needed, frozenset(types.items()))
+        out.append(
             Profile(
                 key=key,
-                verbs=frozenset(text.fold_verb(v) for v in raw_verbs),
-                nouns=frozenset(t for t in tokens if t not in raw_verbs),
-                props=frozenset(p for p in props if isinstance(p, str)),
-                required=text.required(tool),
+                space=space,
+                verbs=verbs,
+                nouns=nouns,
+                head=head,
+                skeleton=naming.skeleton(text.tool_name(key, tool)),
+                props=names,
+                required=needed,
                 types=types,
                 vector=vectors[key],
+                shape=shapes.setdefault(signature, len(shapes)),
             )
         )
-    return profiles
+    return out
 
 
 def name_affinity(a: Profile, b: Profile) -> float:
@@ -178,27 +235,35 @@ def name_affinity(a: Profile, b: Profile) -> float:
 
 
 def cosine(a: Mapping[str, float], b: Mapping[str, float]) -> float:
-    if len(a) > len(b):
-        a, b = b, a
-    return sum(x * b.get(w, 0.0) for w, x in a.items())
+    return sum(a[w] * b[w] for w in a.keys() & b.keys())
 
 
-def _candidates(profiles: list[Profile]) -> set[tuple[int, int]]:
-    """Pairs sharing a noun (or, for noun-less names, a verb); never every pair."""
+def score(a: Profile, b: Profile) -> AmbiguousPair:
+    """The score alone, whatever the gate and rules say; the pair ordered by key."""
+    names = name_affinity(a, b)
+    desc = cosine(a.vector, b.vector)
+    x, y = sorted((a.key, b.key))
+    return AmbiguousPair(x, y, NAME_WEIGHT * names + DESCRIPTION_WEIGHT * desc, names, desc)
+
+
+def _candidates(items: list[Profile]) -> set[tuple[int, int]]:
+    """Pairs about the same object (same head noun; noun-less names: same verb)."""
     buckets: dict[str, list[int]] = defaultdict(list)
-    for i, p in enumerate(profiles):
-        for noun in p.nouns:
-            buckets["n:" + noun].append(i)
-        if not p.nouns:
+    for i, p in enumerate(items):
+        if p.head:
+            buckets["n:" + p.head].append(i)
+        elif not p.nouns:
             for verb in p.verbs:
                 buckets["v:" + verb].append(i)
     pairs: set[tuple[int, int]] = set()
     for members in buckets.values():
         groups: list[list[int]] = [members]
         if len(members) > BUCKET_LIMIT:
+            # Different verbs never pair (see opposed), so splitting by verb loses only
+            # pairs where one side's verb is unknown.
             by_verb: dict[str, list[int]] = defaultdict(list)
             for i in members:
-                for verb in profiles[i].verbs or {""}:
+                for verb in items[i].verbs or {""}:
                     by_verb[verb].append(i)
             groups = list(by_verb.values())
         for group in groups:
@@ -208,18 +273,19 @@ def _candidates(profiles: list[Profile]) -> set[tuple[int, int]]:
 
 def ambiguous_pairs(tools: Mapping[str, Tool]) -> list[AmbiguousPair]:
     """Every flagged pair, ``a < b`` by key, sorted by key."""
-    profiles = _profiles(tools)
+    items = profiles(tools)
     flagged: list[AmbiguousPair] = []
-    for i, j in _candidates(profiles):
-        a, b = profiles[i], profiles[j]
-        if not substitutable(a, b) or opposed(a.verbs, b.verbs):
-            continue
-        names = name_affinity(a, b)
-        desc = cosine(a.vector, b.vector)
-        score = NAME_WEIGHT * names + DESCRIPTION_WEIGHT * desc
-        if score >= THRESHOLD:
-            x, y = sorted((a.key, b.key))
-            flagged.append(AmbiguousPair(x, y, round(score, 4), round(names, 4), round(desc, 4)))
+    eligible: dict[tuple[int, int], bool] = {}
+    for i, j in _candidates(items):
+        a, b = items[i], items[j]
+        if a.skeleton == b.skeleton or (a.space and b.space and a.space != b.space):
+            continue  # look-alike names are the naming check's; namespaces tell tools apart
+        shapes = (a.shape, b.shape)
+        ok = eligible.get(shapes)
+        if ok is None:
+            ok = eligible[shapes] = substitutable(a, b) and not opposed(a.verbs, b.verbs)
+        if ok and (pair := score(a, b)).score >= THRESHOLD:
+            flagged.append(pair)
     flagged.sort(key=lambda p: (p.a, p.b))
     return flagged
 

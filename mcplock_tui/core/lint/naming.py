@@ -60,25 +60,32 @@ def duplicate_groups(tools: Mapping[str, Tool]) -> list[list[str]]:
     return [sorted(g) for g in groups.values() if len(g) > 1]
 
 
-def confusable_groups(tools: Mapping[str, Tool]) -> list[list[str]]:
-    """Keys whose names share a skeleton without being duplicates of each other."""
-    groups: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+def _fold(key: str, tools: Mapping[str, Tool]) -> str:
+    return name_of(key, tools[key]).casefold()
+
+
+def confusables(tools: Mapping[str, Tool]) -> dict[str, list[str]]:
+    """Each key's look-alikes: same skeleton, but not a mere case variant (a duplicate)."""
+    by_skeleton: dict[str, list[str]] = defaultdict(list)
     for key, tool in tools.items():
-        name = name_of(key, tool)
-        groups[skeleton(name)][name.casefold()].append(key)
-    out: list[list[str]] = []
-    for by_fold in groups.values():
-        if len(by_fold) > 1:
-            out.append(sorted(k for keys in by_fold.values() for k in keys))
+        by_skeleton[skeleton(name_of(key, tool))].append(key)
+    out: dict[str, list[str]] = {}
+    for keys in by_skeleton.values():
+        for key in keys:
+            fold = _fold(key, tools)
+            if others := sorted(k for k in keys if _fold(k, tools) != fold):
+                out[key] = others
     return out
 
 
 def name_pairs(tools: Mapping[str, Tool]) -> set[frozenset[str]]:
-    """Every pair of keys a duplicate or confusable group joins; what drift compares."""
+    """Every pair of keys that are duplicates or look-alikes; what drift compares."""
     pairs: set[frozenset[str]] = set()
-    for group in (*duplicate_groups(tools), *confusable_groups(tools)):
+    for group in duplicate_groups(tools):
         for i, a in enumerate(group):
             pairs.update(frozenset((a, b)) for b in group[i + 1 :])
+    for key, others in confusables(tools).items():
+        pairs.update(frozenset((key, b)) for b in others)
     return pairs
 
 
@@ -89,8 +96,10 @@ def describe(key: str, tools: Mapping[str, Tool]) -> str:
     return shown if key == name else f"{shown} (kept as {text.show(key)})"
 
 
-def _others(group: list[str], key: str, tools: Mapping[str, Tool]) -> str:
-    return ", ".join(describe(k, tools) for k in group if k != key)
+def listing(keys: list[str], tools: Mapping[str, Tool], limit: int = 5) -> str:
+    """Names for a message, at most ``limit`` of them."""
+    shown = ", ".join(describe(k, tools) for k in keys[:limit])
+    return shown + (f" and {len(keys) - limit} more" if len(keys) > limit else "")
 
 
 def _char(ch: str) -> str:
@@ -131,16 +140,20 @@ def check(server: str, tools: Mapping[str, Tool]) -> Iterator[Finding]:
                 span=(0, len(raw)),
                 message=f"name {reason}; tool names should match ^[A-Za-z0-9_.-]{{1,128}}$",
             )
-    for code, groups, what in (
-        (rules.DUPLICATE_NAME, duplicate_groups(tools), "has the same name as"),
-        (rules.CONFUSABLE_NAME, confusable_groups(tools), "has a name that looks like"),
-    ):
-        for group in groups:
-            for key in group:
-                yield rules.finding(
-                    code,
-                    server=server,
-                    item=key,
-                    path="name",
-                    message=f"{what} {_others(group, key, tools)}",
-                )
+    for group in duplicate_groups(tools):
+        for key in group:
+            yield rules.finding(
+                rules.DUPLICATE_NAME,
+                server=server,
+                item=key,
+                path="name",
+                message=f"has the same name as {listing([k for k in group if k != key], tools)}",
+            )
+    for key, others in confusables(tools).items():
+        yield rules.finding(
+            rules.CONFUSABLE_NAME,
+            server=server,
+            item=key,
+            path="name",
+            message=f"has a name that looks like {listing(others, tools)}",
+        )

@@ -7,7 +7,8 @@ Two checks, both over what a tool *says*, never what it does:
   directories", "restricted to", "must be inside", "sandbox"). When the text also claims
   unbounded reach ("arbitrary", "any file", "anywhere", "entire filesystem") it is the
   stronger finding. Descriptions of tools annotated ``readOnlyHint: true`` are not scanned
-  for verbs (a listing that "shows deleted files" destroys nothing); their names still are.
+  for verbs (a listing that "deletes nothing" destroys nothing), and their names only for
+  data-loss verbs: a read-only ``run_query`` is a common, honest shape.
 * Convention departure: most tools with parameters on the server state a boundary and
   this one does not. On the official filesystem server this flags ``read_file``, whose
   deprecated description is the only one of the 13 tools with parameters that lacks
@@ -99,10 +100,13 @@ def boundary(tool: Tool) -> Hit | None:
 def destructive(key: str, tool: Tool) -> Hit | None:
     """The first destructive verb in the name, or (unless read-only) in the text."""
     name = text.tool_name(key, tool)
-    for token in text.name_tokens(name):
-        if token in text.DESTRUCTIVE_VERBS:
+    read_only = text.hint(tool, "readOnlyHint") is True
+    # A query runner marked read-only is common; the hint check owns any lie it tells.
+    verbs = text.DATA_LOSS_VERBS if read_only else text.DESTRUCTIVE_VERBS
+    for token in text.name_verbs(text.name_tokens(name)):
+        if token in verbs:
             return Hit("name", name, (0, len(name)), token)
-    if text.hint(tool, "readOnlyHint") is True:
+    if read_only:
         return None
     for path, value in texts(tool):
         if (hit := _first(_DESTRUCTIVE, path, value, skip_negated=True)) is not None:

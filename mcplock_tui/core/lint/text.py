@@ -23,8 +23,8 @@ from mcplock_tui.core.canonical import is_hidden, visible
 Tool = Mapping[str, Any]
 
 _WORD = re.compile(r"[a-z0-9]+")
-_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
-_NAME_PARTS = re.compile(r"[^A-Za-z0-9]+")
+_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+|[0-9]+")
+_NAME_PARTS = re.compile(r"[\W_]+")
 
 
 def wordset(words: str) -> frozenset[str]:
@@ -70,6 +70,19 @@ MUTATING_VERBS = wordset(
 """Verbs of tools that change state somewhere. ``open``, ``format`` and ``tag`` are left out:
 as often as not they name a read (``open_file``) or a noun (``format_date``)."""
 
+NEUTRAL_VERBS = wordset(
+    "open close navigate click type hover select press wait take resize evaluate fill drag go "
+    "convert parse validate render translate summarize analyze compare calculate generate "
+    "format tag label mark ping echo print subscribe unsubscribe connect disconnect attach "
+    "detach mount unmount login logout pause resume follow unfollow pin unpin block unblock "
+    "mute unmute encrypt decrypt increment decrement load enter exit begin end allow deny "
+    "hide show pull freeze unfreeze unarchive build test lint review scroll"
+)
+"""Verbs that name an action without telling whether it reads or writes."""
+
+KNOWN_VERBS = READ_VERBS | MUTATING_VERBS | NEUTRAL_VERBS
+"""Every word a name may lead with as its action."""
+
 RUNS_CODE_VERBS = frozenset({"execute", "exec", "run", "eval", "invoke"})
 """Verbs that run something: a read-only query runner is common, so the hint checks skip them."""
 
@@ -83,19 +96,23 @@ DESTRUCTIVE_VERBS = DATA_LOSS_VERBS | RUNS_CODE_VERBS
 """What the scope check keys on: losing data, or running code."""
 
 _IRREGULAR = {
-    "run": ("ran", "running"), "drop": ("dropped", "dropping"), "shred": ("shredded",),
+    "run": ("running",), "drop": ("dropping",), "shred": ("shredding",),
     "delete": ("deletion",), "remove": ("removal",), "execute": ("execution",),
     "terminate": ("termination",), "erase": ("erasure",), "destroy": ("destruction",),
 }  # fmt: skip
 
 
 def verb_forms(verb: str) -> set[str]:
-    """The inflections a description uses: ``delete`` -> deletes, deleted, deleting, deletion."""
+    """The forms a description acts with: ``delete`` -> deletes, deleting, deletion.
+
+    Past participles are left out on purpose: "results are truncated" and "shows deleted
+    files" describe state, not something the tool does. "Will be deleted" is missed.
+    """
     forms = {verb, verb + "s", *_IRREGULAR.get(verb, ())}
     if verb.endswith("e"):
-        forms |= {verb + "d", verb[:-1] + "ing"}
+        forms.add(verb[:-1] + "ing")
     else:
-        forms |= {verb + "ed", verb + "ing", verb + "es"}
+        forms |= {verb + "ing", verb + "es"}
     return forms
 
 
@@ -200,17 +217,22 @@ def raw_words(text: str) -> list[str]:
     return _WORD.findall(clean(text))
 
 
-def name_tokens(name: str) -> list[str]:
-    """``list_directory_with_sizes`` -> ``[list, directory, size]``; camelCase is split too."""
+def name_words(name: str) -> list[str]:
+    """``list_directory_with_sizes`` -> ``[list, directory, with, size]``; camelCase split too."""
     folded = unicodedata.normalize("NFKC", name)
     folded = "".join(ch for ch in folded if not is_hidden(ch))
     out: list[str] = []
     for part in _NAME_PARTS.split(folded):
-        for piece in _CAMEL.findall(part) or ([part] if part else []):
-            low = piece.casefold()
-            if low and low not in NAME_STOPWORDS:
+        pieces = _CAMEL.findall(part) if part.isascii() else [part]
+        for piece in pieces or ([part] if part else []):
+            if low := piece.casefold():
                 out.append(singular(low))
     return out
+
+
+def name_tokens(name: str) -> list[str]:
+    """Name words without the function words: ``[list, directory, size]``."""
+    return [w for w in name_words(name) if w not in NAME_STOPWORDS]
 
 
 def fold_verb(word: str) -> str:
@@ -282,21 +304,21 @@ def lead_verb(tool: Tool) -> str | None:
         return None
     word = first[0]
     for candidate in (word, word[:-1] if word.endswith("s") else word, word[:-2]):
-        if candidate in READ_VERBS or candidate in MUTATING_VERBS:
+        if candidate in KNOWN_VERBS:
             return candidate
     return None
 
 
 def name_verbs(tokens: list[str]) -> list[str]:
-    """Verbs of a tool name: the first token when it is a verb, else every verb token.
+    """The verb of a tool name: its first known verb, as a list of zero or one.
 
-    ``get_update_status`` is a read (leading ``get``), ``github_create_issue`` a create.
+    ``get_update_status`` is a get, ``github_create_issue`` a create (after the namespace),
+    ``mysql_describe_commit`` a describe: later verb-like words are objects.
     """
-    if not tokens:
-        return []
-    if tokens[0] in READ_VERBS or tokens[0] in MUTATING_VERBS:
-        return [tokens[0]]
-    return [t for t in tokens if t in READ_VERBS or t in MUTATING_VERBS]
+    for token in tokens:
+        if token in KNOWN_VERBS:
+            return [token]
+    return []
 
 
 def show(value: str, limit: int = 80) -> str:

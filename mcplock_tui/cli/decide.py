@@ -1,0 +1,167 @@
+"""``accept`` and ``reject``: the review app's decisions, from a shell or a script.
+
+The command shows every change it is about to decide, then captures the servers a second
+time and refuses the whole command, writing nothing, when any of those definitions moved in
+between: a decision is bound to the text that was on screen. The lockfile is then written
+atomically and each decision appended to the signed decision log.
+
+Selectors name pinned servers, so they are resolved against the lockfile. A server name is
+matched as the longest pinned name that is a prefix (server and item names may contain
+``/``); ``SERVER/KIND/ITEM`` is tried before ``SERVER/ITEM``, so an item literally named
+``tool/x`` needs the three-part form (``SERVER/tool/tool/x``) when a tool ``x`` also drifted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.text import Text
+
+from mcplock_tui.capture import capture_sync
+from mcplock_tui.cli.options import lock_path, read_lock_or_explain, workspace
+from mcplock_tui.cli.render import make_console, render_change, safe
+from mcplock_tui.core import review
+from mcplock_tui.core.analysis import Status, analyze
+from mcplock_tui.core.diff import Change
+from mcplock_tui.core.model import CaptureResult, Kind, Surface
+from mcplock_tui.errors import CaptureError, ConfigError, DecisionError
+from mcplock_tui.evidence import EvidencePaths, record_decisions, signing_key
+from mcplock_tui.storage import write_lockfile
+
+EXIT_OK = 0
+EXIT_REFUSED = 1
+_KINDS = {k.value: k for k in Kind}
+
+
+@dataclass(frozen=True, slots=True)
+class Selector:
+    text: str
+    server: str
+    kind: Kind | None = None
+    item: str | None = None
+    """None selects every change of the server."""
+
+    def matches(self, change: Change) -> bool:
+        if change.server != self.server:
+            return False
+        if self.item is None:
+            return True
+        names = {change.name, change.old_name}
+        return self.item in names and (self.kind is None or change.kind is self.kind)
+
+
+def parse_selector(text: str, servers: Iterable[str]) -> list[Selector]:
+    """The readings of ``text``, most specific first; unknown server -> ConfigError."""
+    known = sorted(servers, key=len, reverse=True)
+    server = next((s for s in known if text == s or text.startswith(s + "/")), None)
+    if server is None:
+        pinned = ", ".join(sorted(known)) or "none"
+        raise ConfigError(f"{text!r}: no pinned server by that name (pinned: {pinned}); "
+                          "select SERVER, SERVER/ITEM or SERVER/KIND/ITEM")
+    rest = text[len(server) + 1:]
+    if not rest:
+        return [Selector(text, server)]
+    readings = []
+    head, sep, tail = rest.partition("/")
+    if sep and tail and head in _KINDS:
+        readings.append(Selector(text, server, _KINDS[head], tail))
+    readings.append(Selector(text, server, None, rest))
+    return readings
+
+
+def select_changes(
+    texts: Sequence[str], servers: Iterable[str], changes: Sequence[Change]
+) -> tuple[list[Change], list[str]]:
+    """Changes picked by the selectors, in report order, and notes on servers with none."""
+    names = list(servers)
+    picked: dict[str, Change] = {}
+    notes: list[str] = []
+    for text in texts:
+        readings = parse_selector(text, names)
+        for reading in readings:
+            hits = [c for c in changes if reading.matches(c)]
+            if hits:
+                picked.update((c.id, c) for c in hits)
+                break
+        else:
+            if readings[0].item is None:
+                notes.append(f"{readings[0].server}: no changes")
+                continue
+            drifted = ", ".join(
+                f"{c.kind.value}/{c.name}" for c in changes if c.server == readings[0].server
+            ) or "none"
+            raise ConfigError(f"{text!r}: no change matches it (changes on "
+                              f"{readings[0].server}: {drifted})")
+    return [c for c in changes if c.id in picked], notes
+
+
+def _servers_of(texts: Sequence[str], pinned: Iterable[str]) -> list[str]:
+    names = list(pinned)
+    return list(dict.fromkeys(parse_selector(t, names)[0].server for t in texts))
+
+
+def _live(captures: Mapping[str, CaptureResult]) -> dict[str, Surface]:
+    surfaces: dict[str, Surface] = {}
+    for name, result in captures.items():
+        if result.surface is None:
+            raise CaptureError(f"{name}: {result.error or 'capture failed'}; nothing was written")
+        surfaces[name] = result.surface
+    return surfaces
+
+
+def run(args: argparse.Namespace, action: str) -> int:
+    """``accept``/``reject`` SELECTOR...; exit 0 done, 1 refused (moved), 2 unusable input."""
+    note: str = (args.note or "").strip()
+    if action == "reject" and not note:
+        raise ConfigError("reject needs --note TEXT saying why the change is refused")
+    cwd = Path.cwd()
+    path = lock_path(args, cwd)
+    lock = read_lock_or_explain(path)
+    args.server = _servers_of(args.selectors, lock.servers)
+    ws = workspace(args, cwd)
+    out, err = make_console(sys.stdout), make_console(sys.stderr)
+
+    captures = capture_sync(ws.specs, timeout=ws.timeout, log_dir=ws.log_dir)
+    report = analyze(lock, captures, configured=[s.name for s in ws.specs], policy=ws.policy)
+    for s in report.servers:
+        if s.status == Status.FAILED:
+            raise CaptureError(f"{s.name}: {s.error}; nothing was written")
+    chosen, notes = select_changes(args.selectors, lock.servers, report.changes)
+    for line in notes:
+        out.print(Text(line, style="dim"))
+    if not chosen:
+        out.print(Text(f"nothing to {action}"))
+        return EXIT_OK
+    verb = "would " + action if args.dry_run else action
+    for change in chosen:
+        out.print(Text.assemble((f"{verb} ", "bold"), safe(change.id, "bold")))
+        render_change(out, change)
+    if args.dry_run:
+        out.print(Text(f"dry run: {len(chosen)} change(s); nothing written", style="bold"))
+        return EXIT_OK
+
+    signing_key(path)  # before anything is written, so a decision never goes unrecorded
+    again = _live(capture_sync(
+        [s for s in ws.specs if s.name in {c.server for c in chosen}],
+        timeout=ws.timeout, log_dir=ws.log_dir,
+    ))
+    try:
+        for change in chosen:
+            review.ensure_unmoved(change, again[change.server])
+    except DecisionError as exc:
+        err.print(Text.assemble(("refused: ", "bold red"), safe(str(exc))))
+        return EXIT_REFUSED
+    new_lock = review.apply(lock, chosen, action, note)
+    new_lock = review.clear_stale_rejections(new_lock, again)
+    write_lockfile(path, new_lock)
+    decisions = [review.decision_for(c, action, note) for c in chosen]
+    record_decisions(path, decisions, explain={c.id: c.explain for c in chosen if c.explain})
+    done = "accepted" if action == "accept" else "rejected"
+    log = EvidencePaths.for_lock(path).log
+    out.print(Text(f"{done} {len(chosen)} change(s); wrote {path}; recorded in {log.name}",
+                   style="bold"))
+    return EXIT_OK

@@ -1,0 +1,211 @@
+"""Credential files and requests for secret material.
+
+Poisoned tools steal by asking the model to read a well-known secret file (``~/.ssh/id_rsa``,
+``~/.aws/credentials``, ``.env``, an MCP client config that holds other servers' tokens) or
+to pass along passwords, keys and tokens.
+
+Which way it fails: file names are matched as path tokens, so ``.env`` fires and
+"environment" does not, while a path spelt with variables (``$HOME/.s""sh``) is missed. A
+server whose honest job involves these files (a kube or dotenv manager) will fire and needs
+a suppression. Requests for secrets need a transfer verb plus either key material or an
+exhaustive/possessive qualifier ("all tokens", "the user's password"), so "Provide the API
+key" in an API wrapper's docs stays quiet while "collect any API keys" does not.
+"""
+
+from __future__ import annotations
+
+from mcplock_tui.core.detectors.base import Hit, Pattern, alt, forms, pattern, quote
+
+F, S = "MCPL-INJ-020", "MCPL-INJ-021"
+_F, _S = "names a credential file", "asks for secret material"
+
+FILES: tuple[Pattern, ...] = (
+    pattern(F, _F, r"(?<![\w.])\.ssh\b(?:[/\\][\w.-]+)*", "ssh", ".ssh"),
+    pattern(F, _F, r"\bid_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?(?:\.pub)?\b", "id", "id_"),
+    pattern(F, _F, r"\bauthorized_keys\b", "authorized", "authorized_keys"),
+    pattern(F, _F, r"(?<![\w.$-])\.env(?:\.[\w-]+)?(?![\w-])", "env", ".env"),
+    pattern(F, _F, r"(?<![\w.])\.aws\b(?:[/\\][\w.-]+)*", "aws", ".aws"),
+    pattern(
+        F,
+        _F,
+        r"(?<![\w.])\.(?:npmrc|pypirc|netrc|git-credentials|pgpass|gnupg"
+        r"|password-store|vault-token|s3cfg|dockercfg|htpasswd|bash_history|zsh_history"
+        r"|psql_history|mysql_history|docker/config\.json|kube/config|config/gcloud|azure)\b",
+        "npmrc pypirc netrc git pgpass gnupg password vault cfg dockercfg htpasswd bash "
+        "zsh psql mysql docker kube config azure",
+        ".",
+    ),
+    pattern(
+        F,
+        _F,
+        r"\b_netrc\b|\bapplication_default_credentials\.json\b|\bwallet\.dat\b",
+        "netrc application wallet",
+        ".",
+    ),
+    pattern(
+        F,
+        _F,
+        r"/etc/(?:passwd|shadow|gshadow|sudoers|master\.passwd)\b"
+        r"|/proc/(?:self|\d+)/environ\b",
+        "etc proc",
+        "/",
+    ),
+    pattern(F, _F, r"\b(?:cookies\.sqlite|logins\.json|key[34]\.db)\b", "cookies logins key", "."),
+    pattern(
+        F,
+        _F,
+        r"\b(?:claude_desktop_config|cline_mcp_settings|mcp_settings|mcp_config)"
+        r"\.json\b",
+        "claude cline mcp",
+        ".json",
+    ),
+    pattern(
+        F,
+        _F,
+        r"(?<![\w-])\.?mcp\.json\b|(?<![\w.])\.claude\.json\b"
+        r"|\.claude/settings(?:\.local)?\.json\b",
+        "mcp claude",
+        ".json",
+    ),
+    pattern(
+        F,
+        _F,
+        r"\.codex/config\.toml\b|\.gemini/settings\.json\b"
+        r"|\.continue/config\.(?:json|yaml)\b",
+        "codex gemini continue",
+        "/",
+    ),
+)
+_PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.~/\\$%-")
+
+_STRONG_WORDS = "private ssh secret signing seed recovery mnemonic wallet master keychain aws"
+_STRONG = alt(
+    r"private keys?",
+    r"ssh keys?",
+    r"secret keys?",
+    r"signing keys?",
+    r"seed phrases?",
+    r"recovery phrases?",
+    r"mnemonic(?: phrases?)?",
+    r"wallet (?:keys?|files?)",
+    r"master passwords?",
+    "keychain",
+    r"aws secret access keys?",
+    "aws_secret_access_key",
+)
+_WEAK_WORDS = (
+    "password passwords passphrase passphrases api apikey apikeys access accesstoken "
+    "accesstokens auth authentication bearer session refresh oauth browser login credentials "
+    "secrets environment env vars var fa otp one onetime verification"
+)
+_WEAK = alt(
+    r"passwords?",
+    r"passphrases?",
+    r"api ?keys?",
+    r"apikeys?",
+    r"access ?tokens?",
+    r"auth(?:entication)? tokens?",
+    r"bearer tokens?",
+    r"session (?:tokens?|cookies?|ids?)",
+    r"refresh tokens?",
+    r"oauth tokens?",
+    r"(?:browser|auth|login) cookies",
+    "credentials",
+    "secrets",
+    "environment variables",
+    r"env vars?",
+    r"2fa codes?",
+    r"otp codes?",
+    r"one-?time (?:pass)?codes?",
+    r"verification codes?",
+)
+_TAKE = (
+    "collect",
+    "extract",
+    "dump",
+    "send",
+    "include",
+    "harvest",
+    "steal",
+    "exfiltrate",
+    "leak",
+    "grab",
+    "forward",
+    "upload",
+    "paste",
+    "append",
+    "copy",
+    "attach",
+    "reveal",
+    "disclose",
+)
+_ASK = ("read", "pass", "provide", "give", "share", "put", "insert", "embed", "print")
+_INFLECT = r"(?:s|es|ed|d|ing|ting|ping|bing)?\b"
+_QUAL_WORDS = "all any every each user users their stored saved cached found available existing"
+_QUAL = alt(
+    "all",
+    "any",
+    "every",
+    "each",
+    "the user's",
+    "user's",
+    "users'",
+    "their",
+    "stored",
+    "saved",
+    "cached",
+    "found",
+    "available",
+    "existing",
+)
+_BOUND = r"(?:[^.!?\n]|[.!?](?!\s)){0,40}?"
+REQUESTS: tuple[Pattern, ...] = (
+    pattern(
+        S,
+        _S,
+        r"\b" + alt(*_TAKE, *_ASK) + _INFLECT + _BOUND + r"\b" + _STRONG + r"\b",
+        _STRONG_WORDS,
+        forms(*_TAKE, *_ASK) + " sent copied gave given put",
+    ),
+    pattern(
+        S,
+        _S,
+        r"\b" + alt(*_TAKE) + _INFLECT + _BOUND + r"\b" + _WEAK + r"\b",
+        _WEAK_WORDS,
+        forms(*_TAKE) + " sent copied",
+    ),
+    pattern(
+        S,
+        _S,
+        r"\b"
+        + alt(*_ASK)
+        + _INFLECT
+        + r" (?:[a-z]+ )?"
+        + _QUAL
+        + r" (?:[a-z]+ ){0,3}?"
+        + _WEAK
+        + r"\b",
+        _WEAK_WORDS,
+        _QUAL_WORDS,
+        forms(*_ASK) + " gave given put",
+    ),
+    pattern(
+        S,
+        _S,
+        r"\b(?:contents?|value) of (?:the |your |their |any )?" + _WEAK + r"\b",
+        _WEAK_WORDS,
+        "content contents value",
+        "of",
+    ),
+)
+PATTERNS = FILES + REQUESTS
+
+
+def refine(hit: Hit, text: str) -> Hit | None:
+    """Widen a credential-file hit to the whole path: "~/.cursor/mcp.json", not "mcp.json"."""
+    if hit.code != F:
+        return hit
+    start = hit.start
+    while start > 0 and text[start - 1] in _PATH_CHARS:
+        start -= 1
+    return Hit(F, start, hit.end, f"{_F}: {quote(text[start : hit.end])}")

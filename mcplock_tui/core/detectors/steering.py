@@ -1,0 +1,192 @@
+"""Steering: text that reaches beyond its own tool to change how other tools are used.
+
+Tool shadowing works by a description on server A telling the model how to use server B's
+tools ("when send_email is available, always bcc ..."). Two signals: a tool name that
+belongs to another configured server, and generic phrasing about other tools and calls.
+
+Which way it fails: a foreign tool whose name is an ordinary word ("search", "query") is
+only counted when quoted or followed by "tool", so "run a search" on one server does not
+fire because another server has a ``search`` tool; an attack naming such a tool in plain
+prose is missed unless the generic phrases catch it. Client prefixes are understood
+(``mcp__mail__send_email`` names ``send_email``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from mcplock_tui.core.detectors.base import Hit, Pattern, ScanContext, pattern
+
+G, _G = "MCPL-INJ-041", "steers other tools"
+_TOOL_WORDS = "tool tools function functions command commands server servers"
+_PARTICIPLES = (
+    "sent addressed forwarded routed redirected directed cc ccd bcc bccd copied "
+    "delivered go paid transferred uploaded pushed posted"
+)
+PATTERNS: tuple[Pattern, ...] = (
+    pattern(
+        G,
+        _G,
+        r"\bbefore (?:using|calling|invoking|running|executing|you (?:use|call|invoke"
+        r"|run)) (?:any|every|all|each|another|other|the other|any other)(?: other)? "
+        r"(?:tools?|functions?|commands?|servers?|mcp tools?)\b",
+        "before",
+        _TOOL_WORDS,
+    ),
+    pattern(
+        G,
+        _G,
+        r"\b(?:instead of|rather than) (?:using |calling |invoking )?(?:the |any )?"
+        r"(?:other|another|any other|built-in|default|native|original) (?:tools?|functions?"
+        r"|servers?)\b",
+        "instead rather",
+        _TOOL_WORDS,
+    ),
+    pattern(
+        G,
+        _G,
+        r"\bwhenever (?:you|the (?:assistant|model|agent|ai)) (?:call|use|invoke|run"
+        r"|execute|send|read|write)s?\b",
+        "whenever",
+    ),
+    pattern(
+        G,
+        _G,
+        r"\b(?:when|whenever|if|while) (?:this|the [a-z0-9_.-]+|an?(?: [a-z0-9_.-]+)?)"
+        r" tool is (?:available|present|loaded|installed|enabled|connected)\b",
+        "available present loaded installed enabled connected",
+        "tool",
+    ),
+    pattern(
+        G,
+        _G,
+        r"\b(?:all|every|any|each) (?:outgoing |future )?(?:e-?mails?|messages?"
+        r"|requests?|payments?|transfers?|transactions?|invitations?|invites?|files?|commits?"
+        r"|replies|calls?) (?:must|should|shall|will|need to|have to|are to) (?:also |always "
+        r"|now |instead )?(?:be )?(?:sent|addressed|forwarded|routed|redirected|directed"
+        r"|cc'?d|bcc'?d|copied|delivered|go|paid|transferred|uploaded|pushed|posted) "
+        r"(?:to|through|via)\b",
+        _PARTICIPLES,
+        "all every any each",
+    ),
+    pattern(
+        G,
+        _G,
+        r"\b(?:must|should|shall|always|will|to) (?:also |always )?(?:send|forward"
+        r"|route|redirect|cc|bcc|copy|deliver) (?:all|every|any|each) (?:outgoing |future )?"
+        r"(?:e-?mails?|messages?|requests?|payments?|transfers?|transactions?|invitations?"
+        r"|files?|replies) to\b",
+        "send forward route redirect cc bcc copy deliver",
+        "all every any each",
+    ),
+    pattern(
+        G,
+        _G,
+        r"\boverride (?:the )?(?:behaviou?r|functionality|implementation|logic"
+        r"|parameters?|arguments?|recipients?) of\b",
+        "override",
+        "of",
+    ),
+    pattern(
+        G,
+        _G,
+        r"\b(?:modify|change|alter|redirect|hijack|intercept|replace|rewrite) (?:the )?"
+        r"(?:behaviou?r|recipients?|destination|arguments?|parameters?|outputs?|results?"
+        r"|inputs?) of (?:the|any|all|other|every|each)\b",
+        "modify change alter redirect hijack intercept replace rewrite",
+        "of",
+    ),
+    pattern(
+        G,
+        _G,
+        r"\b(?:do not|don't|never) (?:use|call|invoke|trust) (?:any )?(?:other"
+        r"|the other|another) (?:tools?|functions?|servers?)\b",
+        "other another",
+        "use call invoke trust",
+    ),
+    pattern(
+        G,
+        _G,
+        r"\b(?:all|any|every) other tools? (?:must|should|shall|need to)\b",
+        "other",
+        "must should shall need",
+    ),
+    pattern(
+        G,
+        _G,
+        r"\b(?:this tool|it) (?:replaces|overrides|takes precedence over|must be used"
+        r" instead of) (?:all |any |the )?(?:other|built-in|default|existing)\b",
+        "replaces overrides precedence instead",
+        "other built default existing",
+    ),
+    pattern(
+        G,
+        _G,
+        r"\b(?:when|whenever|each time|every time|after|before) (?:you )?(?:call"
+        r"|use|invoke|run)(?:ing)? (?:any|another|other|a different) tools?\b",
+        "another other different any",
+        "tool tools",
+        "call use invoke run calling using",
+    ),
+)
+
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9_./-]*")
+_SEPARATORS = "_./-"
+_CACHE: dict[int, tuple[Mapping[str, str], dict[str, tuple[str, str, bool]]]] = {}
+
+
+def _index(tools: Mapping[str, str]) -> dict[str, tuple[str, str, bool]]:
+    """casefolded name -> (name, server, distinctive), built once per mapping object."""
+    cached = _CACHE.get(id(tools))
+    if cached is not None and cached[0] is tools:
+        return cached[1]
+    index: dict[str, tuple[str, str, bool]] = {}
+    for name, server in tools.items():
+        key = name.casefold()
+        distinctive = (
+            any(c in name for c in _SEPARATORS)
+            or any(c.isdigit() for c in name)
+            or any(c.isupper() for c in name[1:])
+        )
+        if key and len(key) >= 3:
+            index[key] = (name, server, distinctive)
+    if len(_CACHE) > 16:
+        _CACHE.clear()
+    _CACHE[id(tools)] = (tools, index)
+    return index
+
+
+def _in_tool_context(text: str, start: int, end: int) -> bool:
+    before = text[start - 1] if start else ""
+    after = text[end] if end < len(text) else ""
+    if before and before in "`'\"" and after == before:
+        return True
+    return re.match(r"[\s`'\"]+(?:tool|function)\b", text[end : end + 16]) is not None
+
+
+def foreign(text: str, ctx: ScanContext, out: list[Hit]) -> None:
+    """Hits for tool names of other servers (see the module docstring)."""
+    index = _index(ctx.foreign_tools)
+    for m in _TOKEN.finditer(text):
+        token = m.group().rstrip("./-")
+        start = m.start()
+        found = index.get(token)
+        offset = 0
+        if found is None:
+            for i, c in enumerate(token):
+                if c in _SEPARATORS and i + 1 < len(token):
+                    candidate = index.get(token[i + 1 :])
+                    if candidate is not None and candidate[2]:
+                        found, offset = candidate, i + 1
+                        break
+        if found is None:
+            continue
+        name, server, distinctive = found
+        end = start + len(token)
+        if distinctive or _in_tool_context(text, start, end):
+            out.append(
+                Hit(
+                    "MCPL-INJ-040", start + offset, end, f"names tool {name!r} of server {server!r}"
+                )
+            )

@@ -1,0 +1,78 @@
+"""``--check --explain``: attach Claude's verdict to every change of a report.
+
+Each change gets ``{verdict, reason, excerpt, model, cached}`` or ``{"error": message}`` in
+``Change.explain``; nothing else in the report moves, so severity and the exit code are the
+same with or without explain. A missing key is reported once on stderr, not per change, and
+an authentication failure stops the remaining requests, which would fail the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from typing import Any
+
+from mcplock_tui.core.analysis import Report
+from mcplock_tui.core.canonical import visible
+from mcplock_tui.core.diff import Change
+from mcplock_tui.errors import ExplainError
+from mcplock_tui.explain.base import ExplainAuthError, Explainer
+
+WORKERS = 4
+"""Few enough to stay under typical rate limits, enough that a dozen changes do not queue."""
+
+
+def _fill(report: Report, answers: Iterable[dict[str, Any]]) -> Report:
+    """Put the answers, in ``report.changes`` order, into copies of the changes."""
+    it = iter(answers)
+    servers = tuple(
+        replace(s, changes=tuple(replace(c, explain=next(it)) for c in s.changes))
+        for s in report.servers
+    )
+    return replace(report, servers=servers)
+
+
+def explain_all(report: Report, explainer: Explainer) -> Report:
+    """Ask ``explainer`` about every change; failures become ``{"error": ...}`` entries."""
+    changes = report.changes
+    fatal: list[str] = []
+    lock = threading.Lock()
+
+    def one(change: Change) -> dict[str, Any]:
+        with lock:
+            if fatal:
+                return {"error": fatal[0]}
+        try:
+            return explainer.explain(change).to_dict()
+        except ExplainAuthError as exc:
+            with lock:
+                fatal.append(str(exc))
+            return {"error": str(exc)}
+        except ExplainError as exc:
+            return {"error": str(exc)}
+        except Exception as exc:  # advisory: a bug here must not cost the check its report
+            return {"error": f"explain failed unexpectedly: {type(exc).__name__}: {exc}"}
+
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        answers = list(pool.map(one, changes))
+    return _fill(report, answers)
+
+
+def explain_report(report: Report, args: argparse.Namespace) -> Report:
+    """Fill ``Change.explain`` for every change; never raises for explain failures."""
+    if not report.changes:
+        return report
+    from mcplock_tui.explain.claude import AnthropicExplainer
+
+    try:
+        explainer = AnthropicExplainer(
+            model=getattr(args, "model", None), server_names=[s.name for s in report.servers]
+        )
+    except ExplainError as exc:
+        print(f"mcplock-tui: explain: {visible(str(exc))}", file=sys.stderr)
+        return _fill(report, ({"error": str(exc)} for _ in report.changes))
+    return explain_all(report, explainer)

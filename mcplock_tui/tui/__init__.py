@@ -1,0 +1,1 @@
+"""The review workstation: a Textual app over the same core the headless check uses."""

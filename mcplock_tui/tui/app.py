@@ -1,0 +1,318 @@
+"""ReviewApp: captures in workers, decisions written to the lockfile, glue over the session.
+
+Captures run in an async worker and report each server as it finishes, so the app is
+usable before the slowest server answers. An accept re-captures that one server first and
+refuses, writing nothing, when the definition moved since it was shown. Every failure ends
+up as a line in the app (status line and notification, never markup), not a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.worker import Worker, WorkerState
+
+from mcplock_tui.capture import capture_all
+from mcplock_tui.core.diff import Change
+from mcplock_tui.core.lint import lint_tools
+from mcplock_tui.core.model import CaptureResult
+from mcplock_tui.errors import ExplainError, MCPLockError
+from mcplock_tui.spec import ServerSpec
+from mcplock_tui.tui.commands import ChangeCommands
+from mcplock_tui.tui.messages import (
+    CaptureFinished,
+    DecisionRecorded,
+    ExplainReady,
+    LintReady,
+    ServerCaptured,
+)
+from mcplock_tui.tui.screens.modals import AcceptAllScreen, HelpScreen, RejectNoteScreen
+from mcplock_tui.tui.screens.review import ReviewScreen
+from mcplock_tui.tui.session import PENDING, ReviewSession, describe
+from mcplock_tui.tui.widgets.safe_text import safe
+
+
+class ReviewApp(App[int]):
+    CSS_PATH = "app.tcss"
+    TITLE = "mcplock-tui"
+    COMMANDS = App.COMMANDS | {ChangeCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Quit"),
+        Binding("question_mark", "help", "Help"),
+        Binding("a", "accept", "Accept"),
+        Binding("r", "reject", "Reject"),
+        Binding("A", "accept_all", "Accept all"),
+        Binding("u", "undo", "Undo"),
+        Binding("e", "explain", "Explain"),
+    ]
+
+    def __init__(
+        self,
+        session: ReviewSession,
+        *,
+        log_dir: Path | None = None,
+        timeout: float = 30.0,
+        model: str | None = None,
+        capture: bool = True,
+    ) -> None:
+        """``capture=False`` shows the reports already in ``session`` (tests, benchmark)."""
+        super().__init__()
+        self.session = session
+        self.log_dir = log_dir or Path.home() / ".cache" / "mcplock-tui" / "logs" / "app"
+        self.timeout = timeout
+        self.model = model
+        self._capture = capture
+        self.review = ReviewScreen(session)
+
+    def get_default_screen(self) -> ReviewScreen:
+        return self.review
+
+    def on_mount(self) -> None:
+        specs = [
+            spec
+            for name, spec in self.session.specs.items()
+            if self.session.servers[name].report is None
+        ]
+        if self._capture and self.session.lock_readable and specs:
+            self.capture_servers(specs)
+
+    # telling the reviewer -----------------------------------------------------------------
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        """One line in the status bar and, for errors, a notification; never markup."""
+        style = "bold $text-error" if error else "$text-success"
+        self.review.set_status(safe(text, style))
+        if error:
+            self.notify(text, severity="error", markup=False, timeout=8)
+
+    @on(Worker.StateChanged)
+    def _worker_changed(self, event: Worker.StateChanged) -> None:
+        if event.state is not WorkerState.ERROR:
+            return
+        error = event.worker.error
+        message = (
+            str(error) if isinstance(error, MCPLockError) else f"{type(error).__name__}: {error}"
+        )
+        if event.worker.group == "capture":
+            self.session.fail_pending(f"capture stopped: {message}")
+            self.review.refresh_rows()
+        self.say(f"{event.worker.name or event.worker.group} failed: {message}", error=True)
+
+    # capture --------------------------------------------------------------------------------
+
+    @work(exclusive=True, group="capture", exit_on_error=False)
+    async def capture_servers(self, specs: Sequence[ServerSpec]) -> None:
+        def arrived(result: CaptureResult) -> None:
+            self.post_message(ServerCaptured(result))
+
+        await capture_all(specs, timeout=self.timeout, log_dir=self.log_dir, on_result=arrived)
+        self.post_message(CaptureFinished())
+
+    @on(ServerCaptured)
+    def _server_captured(self, message: ServerCaptured) -> None:
+        self.session.add_capture(message.result)
+        self.review.refresh_rows()
+
+    @on(CaptureFinished)
+    def _capture_finished(self) -> None:
+        self.session.regrade()
+        self.review.refresh_rows()
+
+    # decisions ------------------------------------------------------------------------------
+
+    def _decidable(self) -> Change | None:
+        change = self.review.current_change
+        if change is None:
+            self.say("Pick a change first (servers have no decision of their own).", error=True)
+            return None
+        if change.id in self.session.in_flight:
+            self.say(f"{describe(change)} is being re-checked; wait for it.", error=True)
+            return None
+        return change
+
+    def action_accept(self) -> None:
+        change = self._decidable()
+        if change is not None:
+            self.accept_changes([change])
+
+    def action_accept_all(self) -> None:
+        server = self.review.current_server
+        if server is None:
+            return
+        pending = [
+            c for c in self.session.server_changes(server) if self.session.state(c) == PENDING
+        ]
+        if not pending:
+            self.say(f"No pending change on {server!r}.")
+            return
+
+        def chosen(changes: list[Change] | None) -> None:
+            if changes:
+                self.accept_changes(changes)
+
+        self.push_screen(AcceptAllScreen(server, pending), chosen)
+
+    def action_reject(self) -> None:
+        change = self._decidable()
+        if change is None:
+            return
+
+        def noted(note: str | None) -> None:
+            if note is None:
+                return
+            try:
+                self.session.reject(change, note)
+            except (MCPLockError, OSError) as exc:
+                self.say(f"Nothing was written: {exc}", error=True)
+                return
+            self.post_message(
+                DecisionRecorded(f"Rejected {describe(change)}; the old pin stays.", [change.id])
+            )
+
+        self.push_screen(RejectNoteScreen(change), noted)
+
+    def action_undo(self) -> None:
+        before = dict(self.session.decisions)
+        try:
+            label = self.session.undo()
+        except (MCPLockError, OSError) as exc:
+            self.say(f"Undo failed, nothing was written: {exc}", error=True)
+            return
+        if label is None:
+            self.say("Nothing to undo.")
+            return
+        moved = set(before) | set(self.session.decisions)
+        self.post_message(DecisionRecorded(f"Undid: {label}.", sorted(moved)))
+
+    def accept_changes(self, changes: Sequence[Change]) -> None:
+        ids = [c.id for c in changes]
+        self.session.in_flight.update(ids)
+        self.review.refresh_decided(tuple(ids))
+        self.recheck_and_accept(list(changes))
+
+    @work(group="decide", exit_on_error=False)
+    async def recheck_and_accept(self, changes: list[Change]) -> None:
+        """Capture the server again; accept only what it still serves exactly as shown."""
+        server = changes[0].server
+        ids = [c.id for c in changes]
+        spec = self.session.specs.get(server)
+        if spec is None:
+            self.session.in_flight.difference_update(ids)
+            self.review.refresh_decided(tuple(ids))
+            self.say(
+                f"{server!r} is not configured, so it cannot be re-checked; nothing was written.",
+                error=True,
+            )
+            return
+        try:
+            result = (await capture_all([spec], timeout=self.timeout, log_dir=self.log_dir))[server]
+        finally:
+            self.session.in_flight.difference_update(ids)
+            self.review.refresh_decided(tuple(ids))
+        if result.surface is None:
+            self.say(
+                f"Could not re-check {server!r} ({result.error}); nothing was written.", error=True
+            )
+            return
+        try:
+            accepted, moved = self.session.accept(changes, result.surface)
+        except (MCPLockError, OSError) as exc:
+            self.say(f"Nothing was written: {exc}", error=True)
+            return
+        if moved:
+            self._moved(result, moved, accepted)
+        if accepted:
+            what = (
+                describe(accepted[0])
+                if len(accepted) == 1
+                else f"{len(accepted)} changes on {server!r}"
+            )
+            self.post_message(DecisionRecorded(f"Accepted {what}; the lockfile now pins it.", ids))
+
+    def _moved(self, result: CaptureResult, moved: list[Change], accepted: list[Change]) -> None:
+        names = ", ".join(describe(c) for c in moved[:3]) + (" and more" if len(moved) > 3 else "")
+        done = f" ({len(accepted)} other(s) accepted)" if accepted else ""
+        self.say(
+            f"Refused: {names} changed again since it was shown; nothing was written for it{done}. "
+            "The diff now shows the live definition.",
+            error=True,
+        )
+        self.session.add_capture(result)
+        self.review.refresh_rows()
+        self.review.show_key(self.review.current_key)
+
+    @on(DecisionRecorded)
+    def _decided(self, message: DecisionRecorded) -> None:
+        self.review.refresh_decided(message.change_ids)
+        self.say(message.summary)
+
+    # lint and explain -----------------------------------------------------------------------
+
+    @on(ReviewScreen.LintWanted)
+    def _lint_wanted(self, message: ReviewScreen.LintWanted) -> None:
+        self.lint_server(message.server)
+
+    @work(thread=True, group="lint", exit_on_error=False)
+    def lint_server(self, server: str) -> None:
+        state = self.session.servers.get(server)
+        if state is None or state.capture is None or state.capture.surface is None:
+            return
+        self.post_message(LintReady(server, lint_tools(server, state.capture.surface.tools)))
+
+    @on(LintReady)
+    def _lint_ready(self, message: LintReady) -> None:
+        self.session.lint[message.server] = message.findings
+        change = self.review.current_change
+        if change is not None and change.server == message.server:
+            self.review.show_side_tabs(change)
+
+    def action_explain(self) -> None:
+        change = self.review.current_change
+        if change is None:
+            return
+        self.review.detail.activate("explain")
+        key = (change.id, change.new_hash)
+        if key in self.session.asking:
+            return
+        self.session.asking.add(key)
+        self.session.explained.pop(key, None)
+        self.review.show_side_tabs(change)
+        self.explain_change(change)
+
+    @work(thread=True, group="explain", exit_on_error=False)
+    def explain_change(self, change: Change) -> None:
+        answer: object
+        try:
+            from mcplock_tui.explain import explain_change
+        except ImportError:
+            answer = "the explain module is not available in this installation"
+        else:
+            try:
+                answer = explain_change(change, model=self.model)
+            except ExplainError as exc:
+                answer = str(exc)
+            except Exception as exc:  # an edge: whatever the SDK raises becomes a line in the tab
+                answer = f"{type(exc).__name__}: {exc}"
+        self.post_message(ExplainReady(change, answer))
+
+    @on(ExplainReady)
+    def _explained(self, message: ExplainReady) -> None:
+        key = (message.change.id, message.change.new_hash)
+        self.session.asking.discard(key)
+        self.session.explained[key] = message.answer
+        current = self.review.current_change
+        if current is not None and (current.id, current.new_hash) == key:
+            self.review.show_side_tabs(current)
+
+    # navigation -----------------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def jump_to(self, key: str) -> None:
+        self.review.jump_to(key)

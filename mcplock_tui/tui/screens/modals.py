@@ -1,0 +1,199 @@
+"""Modal screens: the key help, the note asked for on reject, the accept-all confirmation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+from mcplock_tui.core.diff import Change
+from mcplock_tui.core.model import Severity
+from mcplock_tui.tui.widgets.navigator import KIND_LABEL
+from mcplock_tui.tui.widgets.safe_text import MUTED, badge, one_line
+
+KEYS: tuple[tuple[str, str], ...] = (
+    ("↑ ↓  pgup pgdn", "move in the list of servers and changes"),
+    ("n", "next pending change"),
+    ("/", "filter by text (enter: back to the list)"),
+    ("1 2 3 4", "show all / medium+ / high+ / critical changes"),
+    ("escape", "clear the filters"),
+    ("[  ]", "previous / next tab (Diff, Findings, Lint, Explain, Raw)"),
+    ("a", "accept: re-check the server, then pin exactly what is shown"),
+    ("r", "reject: keep the old pin and record the refusal, with a note"),
+    ("A", "accept all of this server's pending changes up to a band"),
+    ("u", "undo the last decision (the lockfile is written back)"),
+    ("e", "ask Claude for an advisory verdict (needs ANTHROPIC_API_KEY)"),
+    ("ctrl+p", "command palette: jump to any change, switch theme"),
+    ("?", "this help"),
+    ("q", "quit (decisions are already on disk)"),
+)
+LEGEND = (
+    "Rows: CRIT/HIGH/MED/LOW severity, ○ pending, ✓ accepted, ✗ rejected, … re-checking; "
+    "+ added, - removed, ~ modified, → renamed. In diffs, hidden characters show as "
+    "highlighted tokens such as \\x1b or <U+200B>; (default) marks a hint the server left out."
+)
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss", "Close"),
+        Binding("q", "dismiss", "Close", show=False),
+        Binding("question_mark", "dismiss", "Close", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        width = max(len(k) for k, _ in KEYS)
+        rows = [
+            Content.assemble((key.ljust(width), "bold $text-accent"), "  ", text)
+            for key, text in KEYS
+        ]
+        body = Content("\n").join(
+            [
+                Content.styled("Keys", "bold underline"),
+                *rows,
+                Content(""),
+                Content.styled(LEGEND, MUTED),
+            ]
+        )
+        with VerticalScroll(id="help-body", classes="dialog"):
+            yield Static(body)
+            yield Static(Content.styled("escape closes", MUTED), classes="hint")
+
+
+class RejectNoteScreen(ModalScreen[str | None]):
+    """Asks why; enter rejects (the note may be empty), escape cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, change: Change) -> None:
+        super().__init__()
+        self.change = change
+
+    def compose(self) -> ComposeResult:
+        c = self.change
+        what = Content.assemble(
+            ("Reject ", "bold"),
+            (KIND_LABEL[c.kind], MUTED),
+            " ",
+            one_line(c.name, "bold", limit=60),
+            (" on ", MUTED),
+            one_line(c.server, limit=40),
+        )
+        with Vertical(id="note-dialog", classes="dialog"):
+            yield Static(what)
+            yield Static(
+                Content.styled("The old pin stays; this definition is recorded as refused.", MUTED)
+            )
+            yield Input(placeholder="note (optional): why it was refused", id="note")
+            yield Static(Content.styled("enter rejects · escape cancels", MUTED), classes="hint")
+
+    @on(Input.Submitted, "#note")
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class AcceptAllScreen(ModalScreen[list[Change] | None]):
+    """Lists the server's pending changes at or below a band (keys 1-4) before accepting them."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("1", "band(1)", "Low", show=False),
+        Binding("2", "band(2)", "Medium", show=False),
+        Binding("3", "band(3)", "High", show=False),
+        Binding("4", "band(4)", "Critical", show=False),
+        Binding("y", "confirm", "Accept", show=False),
+    ]
+
+    def __init__(
+        self, server: str, pending: Sequence[Change], band: Severity = Severity.LOW
+    ) -> None:
+        super().__init__()
+        self.server = server
+        self.pending = list(pending)
+        self.band = band
+
+    @property
+    def chosen(self) -> list[Change]:
+        return [c for c in self.pending if c.severity <= self.band]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="accept-dialog", classes="dialog"):
+            yield Static(id="accept-title")
+            with VerticalScroll(id="accept-list"):
+                yield Static(id="accept-body")
+            yield Static(
+                Content.styled(
+                    "1-4 choose the highest band · y or enter accepts · escape cancels", MUTED
+                ),
+                classes="hint",
+            )
+            with Horizontal(id="accept-buttons"):
+                yield Button("Accept", id="accept-yes", variant="warning")
+                yield Button("Cancel", id="accept-no")
+
+    def on_mount(self) -> None:
+        self._refresh()
+        self.query_one("#accept-yes", Button).focus()
+
+    def _refresh(self) -> None:
+        chosen = self.chosen
+        title = Content.assemble(
+            ("Accept ", "bold"),
+            (str(len(chosen)), "bold"),
+            f" pending change{'s' if len(chosen) != 1 else ''} of ",
+            one_line(self.server, "bold", limit=40),
+            " at or below ",
+            badge(self.band),
+        )
+        self.query_one("#accept-title", Static).update(title)
+        rows = [
+            Content.assemble(
+                badge(c.severity),
+                " ",
+                (KIND_LABEL[c.kind], MUTED),
+                " ",
+                one_line(c.name, limit=60),
+                ("  " + c.change.value, MUTED),
+            )
+            for c in chosen
+        ]
+        if not rows:
+            rows = [
+                Content.styled(
+                    "No pending change at or below this band; press 2-4 to raise it.", MUTED
+                )
+            ]
+        skipped = len(self.pending) - len(chosen)
+        if skipped:
+            rows.append(Content.styled(f"({skipped} more above this band stay pending)", MUTED))
+        self.query_one("#accept-body", Static).update(Content("\n").join(rows))
+        self.query_one("#accept-yes", Button).disabled = not chosen
+
+    def action_band(self, band: int) -> None:
+        self.band = Severity(band)
+        self._refresh()
+
+    def action_confirm(self) -> None:
+        if self.chosen:
+            self.dismiss(self.chosen)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#accept-yes")
+    def _yes(self) -> None:
+        self.action_confirm()
+
+    @on(Button.Pressed, "#accept-no")
+    def _no(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,257 @@
+"""The main screen: summary line, navigator on the left, detail on the right.
+
+It owns what is shown (filters, highlight, spinner) and nothing that writes: decisions and
+captures live in the app, which tells this screen what changed. It asks the app for lint
+through :class:`LintWanted`, so it never imports the app.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Input, OptionList, Static, TabbedContent
+
+from mcplock_tui.core.diff import Change
+from mcplock_tui.core.model import Kind, Severity
+from mcplock_tui.tui.session import CONNECTING, PENDING, Filter, NavRow, ReviewSession, server_key
+from mcplock_tui.tui.widgets.detail import DetailPane
+from mcplock_tui.tui.widgets.navigator import Navigator
+from mcplock_tui.tui.widgets.report_text import summary_text
+from mcplock_tui.tui.widgets.safe_text import safe
+
+SPIN_INTERVAL = 0.1
+
+
+class ReviewScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "focus_filter", "Filter", show=False),
+        Binding("n", "next_pending", "Next pending"),
+        Binding("1", "band(1)", "All bands", show=False),
+        Binding("2", "band(2)", "Medium and up", show=False),
+        Binding("3", "band(3)", "High and up", show=False),
+        Binding("4", "band(4)", "Critical only", show=False),
+        Binding("escape", "clear_filter", "Clear filter", show=False),
+        Binding("right_square_bracket", "cycle_tab(1)", "Next tab", show=False),
+        Binding("left_square_bracket", "cycle_tab(-1)", "Previous tab", show=False),
+    ]
+
+    class LintWanted(Message):
+        def __init__(self, server: str) -> None:
+            super().__init__()
+            self.server = server
+
+    def __init__(self, session: ReviewSession) -> None:
+        super().__init__()
+        self.session = session
+        self.filter = Filter()
+        self.frame = 0
+        self._shown: object = None
+        self._spinner: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="summary")
+        yield Static(id="banner")
+        with Horizontal(id="main"):
+            with Vertical(id="nav-pane"):
+                yield Input(placeholder="/ filter", id="filter")
+                yield Navigator(id="nav")
+            yield DetailPane(id="detail")
+        yield Static(id="status")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        problem = self.session.lock_problem
+        banner = self.query_one("#banner", Static)
+        banner.display = problem is not None
+        if problem is not None:
+            banner.update(safe(problem))
+        self._spinner = self.set_interval(SPIN_INTERVAL, self._spin, pause=True)
+        self.refresh_rows()
+        self.query_one(Navigator).focus()
+
+    # what is shown --------------------------------------------------------------------------
+
+    @property
+    def nav(self) -> Navigator:
+        return self.query_one(Navigator)
+
+    @property
+    def detail(self) -> DetailPane:
+        return self.query_one(DetailPane)
+
+    @property
+    def current_key(self) -> str | None:
+        option = self.nav.highlighted_option
+        return option.id if option is not None else None
+
+    @property
+    def current_change(self) -> Change | None:
+        key = self.current_key
+        return self.session.change(key) if key is not None else None
+
+    @property
+    def current_server(self) -> str | None:
+        """The highlighted server, or the server of the highlighted change."""
+        key = self.current_key
+        if key is None:
+            return None
+        change = self.session.change(key)
+        if change is not None:
+            return change.server
+        return key.removeprefix(server_key(""))
+
+    def refresh_rows(self) -> None:
+        """Rebuild the navigator from the session (after a capture or a filter change)."""
+        rows = self.session.rows(self.filter)
+        self.nav.show_rows(self.session, rows, self.frame)
+        self.refresh_summary()
+        if not rows:
+            self._shown = None
+            text = (
+                "Nothing matches the filter; press escape to clear it."
+                if self.filter.active
+                else "No servers are configured."
+            )
+            self.detail.show_message(Content.styled(text, "$text-muted"))
+        if self._spinner is not None:
+            if self.session.connecting:
+                self._spinner.resume()
+            else:
+                self._spinner.pause()
+
+    def refresh_summary(self) -> None:
+        s = self.session
+        self.query_one("#summary", Static).update(
+            summary_text(
+                s.lock_path.name,
+                len(s.servers),
+                s.counts(),
+                s.pending_count(),
+                self.filter,
+                s.connecting,
+            )
+        )
+
+    def refresh_decided(self, change_ids: tuple[str, ...]) -> None:
+        """Redraw rows whose decision state moved, the summary and the head if it is one of them."""
+        for change_id in change_ids:
+            change = self.session.change(change_id)
+            if change is not None:
+                self.nav.refresh_row(self.session, NavRow(change.server, change), self.frame)
+        self.refresh_summary()
+        current = self.current_change
+        if current is not None and current.id in change_ids:
+            self.show_key(current.id, moved=False)
+
+    def show_key(self, key: str | None, *, moved: bool = True) -> None:
+        change = self.session.change(key) if key is not None else None
+        if change is not None:
+            fresh = moved and self._shown is not change
+            self.detail.show_change(
+                change, self.session.state(change), self.session.note(change), moved=fresh
+            )
+            self._shown = change
+            if fresh:
+                self.show_side_tabs(change)
+            return
+        self._shown = None
+        name = key.removeprefix(server_key("")) if key is not None else None
+        if name is not None and name in self.session.servers:
+            self.detail.show_server(self.session.servers[name])
+
+    def show_side_tabs(self, change: Change) -> None:
+        """Lint and Explain for ``change``, asking the app for lint when it is not cached."""
+        s = self.session
+        state = s.servers.get(change.server)
+        captured = (
+            state is not None and state.capture is not None and state.capture.surface is not None
+        )
+        findings = s.lint.get(change.server)
+        if findings is None and captured and change.kind is Kind.TOOL:
+            self.post_message(self.LintWanted(change.server))
+        self.detail.show_lint(change, findings, captured)
+        key = (change.id, change.new_hash)
+        self.detail.show_explain(s.explained.get(key), key in s.asking)
+
+    def set_status(self, content: Content) -> None:
+        self.query_one("#status", Static).update(content)
+
+    def jump_to(self, key: str) -> None:
+        """Highlight ``key``, clearing the filters when they hide it."""
+        if not self.nav.select_key(key):
+            self.filter = Filter()
+            self.query_one("#filter", Input).value = ""
+            self.refresh_rows()
+            self.nav.select_key(key)
+        self.nav.focus()
+
+    def _spin(self) -> None:
+        self.frame += 1
+        connecting = [n for n, s in self.session.servers.items() if s.status == CONNECTING]
+        for name in connecting:
+            self.nav.refresh_row(self.session, NavRow(name), self.frame)
+        if not connecting and self._spinner is not None:
+            self._spinner.pause()
+
+    # events ---------------------------------------------------------------------------------
+
+    @on(OptionList.OptionHighlighted, "#nav")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.show_key(event.option.id)
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.filter = replace(self.filter, text=event.value)
+        self.refresh_rows()
+
+    @on(Input.Submitted, "#filter")
+    def _filter_done(self) -> None:
+        self.nav.focus()
+
+    @on(TabbedContent.TabActivated)
+    def _tab_changed(self) -> None:
+        change = self.current_change
+        if change is not None:
+            self.show_side_tabs(change)
+
+    # actions --------------------------------------------------------------------------------
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#filter", Input).focus()
+
+    def action_clear_filter(self) -> None:
+        self.filter = Filter()
+        self.query_one("#filter", Input).value = ""
+        self.refresh_rows()
+        self.nav.focus()
+
+    def action_band(self, band: int) -> None:
+        self.filter = replace(self.filter, min_severity=Severity(band))
+        self.refresh_rows()
+
+    def action_cycle_tab(self, step: int) -> None:
+        self.detail.cycle(step)
+
+    def action_next_pending(self) -> None:
+        options = self.nav.options
+        if not options:
+            return
+        start = self.nav.highlighted if self.nav.highlighted is not None else -1
+        for offset in range(1, len(options) + 1):
+            index = (start + offset) % len(options)
+            key = options[index].id
+            change = self.session.change(key) if key is not None else None
+            if change is not None and self.session.state(change) == PENDING:
+                self.nav.highlighted = index
+                return
+        what = "in this filter" if self.filter.active else "left"
+        self.set_status(Content.styled(f"No pending change {what}.", "$text-muted"))

@@ -1,0 +1,316 @@
+"""What one review holds: the lockfile being edited, each server's report, decisions, undo.
+
+No widgets and no event loop here, so the rules the app follows (what a row shows, what a
+decision writes, what undo restores) can be read and tested on their own, and the
+benchmark can fill a session with synthetic reports.
+
+Reports are always graded against the lockfile as it was when the review opened (the
+*base*), and each decision is remembered with the hash of the definition it was made on.
+So a change accepted earlier in the session still reads "accepted" after a server is
+captured again, as long as it still serves the same definition, and shows as pending again
+the moment the definition moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mcplock_tui.core import review
+from mcplock_tui.core.analysis import ServerReport, Status, foreign_for, report_for
+from mcplock_tui.core.diff import Change
+from mcplock_tui.core.lockfile import Lockfile
+from mcplock_tui.core.model import CaptureResult, Finding, Kind, Severity, Surface
+from mcplock_tui.core.policy import Policy
+from mcplock_tui.errors import DecisionError, LockfileError
+from mcplock_tui.spec import ServerSpec
+from mcplock_tui.storage import read_lockfile, write_lockfile
+
+CONNECTING = "connecting"
+NOT_CHECKED = "not checked"
+PENDING, ACCEPTED, REJECTED, CHECKING = "pending", "accepted", "rejected", "checking"
+
+_STATUS_RANK = {
+    Status.DRIFT: 0,
+    Status.FAILED: 1,
+    Status.UNPINNED: 2,
+    CONNECTING: 3,
+    NOT_CHECKED: 4,
+    Status.CLEAN: 5,
+}
+
+
+@dataclass(slots=True)
+class ServerState:
+    name: str
+    status: str = CONNECTING
+    report: ServerReport | None = None
+    capture: CaptureResult | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UndoStep:
+    lock: Lockfile
+    decisions: dict[str, tuple[str, str]]
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """Which changes the navigator shows: a lowest band and a case-insensitive substring."""
+
+    min_severity: Severity = Severity.LOW
+    text: str = ""
+
+    def matches(self, change: Change) -> bool:
+        if change.severity < self.min_severity:
+            return False
+        needle = self.text.strip().casefold()
+        return not needle or needle in change.id.casefold()
+
+    @property
+    def active(self) -> bool:
+        return self.min_severity > Severity.LOW or bool(self.text.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class NavRow:
+    """One navigator line: a server, or one of its changes."""
+
+    server: str
+    change: Change | None = None
+
+    @property
+    def key(self) -> str:
+        return self.change.id if self.change is not None else server_key(self.server)
+
+
+def server_key(name: str) -> str:
+    """Option id of a server row; a NUL never occurs in a change id's server part."""
+    return "server\0" + name
+
+
+def sort_key(change: Change) -> tuple[int, int, str]:
+    return (-change.severity, list(Kind).index(change.kind), change.name)
+
+
+@dataclass
+class ReviewSession:
+    lock_path: Path
+    base: Lockfile
+    """The lockfile as read when the review opened; every report is graded against it."""
+    specs: dict[str, ServerSpec] = field(default_factory=dict)
+    policy: Policy = field(default_factory=Policy)
+    lock_problem: str | None = None
+    """Why decisions cannot be written (missing or unreadable lockfile), shown as a banner."""
+    lock_readable: bool = True
+    lock: Lockfile = field(init=False)
+    servers: dict[str, ServerState] = field(init=False)
+    decisions: dict[str, tuple[str, str]] = field(default_factory=dict)
+    undo_stack: list[UndoStep] = field(default_factory=list)
+    in_flight: set[str] = field(default_factory=set)
+    """Ids of changes being re-checked before an accept."""
+    lint: dict[str, tuple[Finding, ...]] = field(default_factory=dict)
+    """Lint findings per server, for the live tools of its latest capture."""
+    explained: dict[tuple[str, str], object] = field(default_factory=dict)
+    """(change id, new hash) -> a verdict, or the message saying why there is none."""
+    asking: set[tuple[str, str]] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.lock = self.base
+        start = CONNECTING if self.lock_readable else NOT_CHECKED
+        self.servers = {name: ServerState(name, start) for name in self.specs}
+        self._changes: dict[str, Change] = {}
+
+    @classmethod
+    def open(cls, lock_path: Path, specs: Sequence[ServerSpec], policy: Policy) -> ReviewSession:
+        """Read the lockfile; a missing or unreadable one becomes a banner, never a traceback."""
+        by_name = {s.name: s for s in specs}
+        try:
+            lock = read_lockfile(lock_path)
+        except FileNotFoundError:
+            problem = (
+                f"No lockfile at {lock_path.name}: every server is unpinned. Quit and run "
+                "`mcplock-tui pin` to capture the servers and create it."
+            )
+            return cls(lock_path, Lockfile(), by_name, policy, lock_problem=problem)
+        except LockfileError as exc:
+            return cls(
+                lock_path, Lockfile(), by_name, policy, lock_problem=str(exc), lock_readable=False
+            )
+        return cls(lock_path, lock, by_name, policy)
+
+    # reports ------------------------------------------------------------------------------
+
+    def captures(self) -> dict[str, CaptureResult]:
+        return {n: s.capture for n, s in self.servers.items() if s.capture is not None}
+
+    def add_capture(self, result: CaptureResult) -> ServerReport:
+        """Grade a fresh capture against the base lockfile and make it that server's report."""
+        state = self.servers.setdefault(result.name, ServerState(result.name))
+        state.capture = result
+        self.lint.pop(result.name, None)
+        foreign = foreign_for(self.base, self.captures()).get(result.name, {})
+        report = report_for(result.name, result, self.base, foreign=foreign, policy=self.policy)
+        self.set_report(report)
+        return report
+
+    def regrade(self) -> None:
+        """Grade every capture again once all are in: shadowing needs every server's tools."""
+        captures = self.captures()
+        foreign = foreign_for(self.base, captures)
+        for name, result in captures.items():
+            self.set_report(
+                report_for(
+                    name, result, self.base, foreign=foreign.get(name, {}), policy=self.policy
+                )
+            )
+
+    def set_report(self, report: ServerReport) -> None:
+        state = self.servers.setdefault(report.name, ServerState(report.name))
+        if state.report is not None:
+            for old in state.report.changes:
+                self._changes.pop(old.id, None)
+        state.report = report
+        state.status = report.status
+        for change in report.changes:
+            self._changes[change.id] = change
+
+    def fail_pending(self, message: str) -> None:
+        """Servers still connecting when the capture itself broke."""
+        for state in self.servers.values():
+            if state.status == CONNECTING:
+                state.status = Status.FAILED
+                state.report = ServerReport(
+                    state.name, Status.FAILED, error=message, error_kind="internal"
+                )
+
+    @property
+    def connecting(self) -> bool:
+        return any(s.status == CONNECTING for s in self.servers.values())
+
+    def change(self, change_id: str) -> Change | None:
+        return self._changes.get(change_id)
+
+    def changes(self) -> Iterator[Change]:
+        return iter(self._changes.values())
+
+    def server_changes(self, server: str) -> list[Change]:
+        report = self.servers[server].report if server in self.servers else None
+        return sorted(report.changes, key=sort_key) if report is not None else []
+
+    # navigator ----------------------------------------------------------------------------
+
+    def rows(self, flt: Filter) -> list[NavRow]:
+        """Servers (worst drift first), each followed by its matching changes, worst first."""
+
+        def rank(state: ServerState) -> tuple[int, int, str]:
+            worst = state.report.worst if state.report is not None else None
+            return (_STATUS_RANK.get(state.status, 9), -(worst or 0), state.name)
+
+        out: list[NavRow] = []
+        needle = flt.text.strip().casefold()
+        for state in sorted(self.servers.values(), key=rank):
+            changes = [c for c in self.server_changes(state.name) if flt.matches(c)]
+            if (
+                flt.active
+                and not changes
+                and not (
+                    needle and needle in state.name.casefold() and flt.min_severity == Severity.LOW
+                )
+            ):
+                continue
+            out.append(NavRow(state.name))
+            out.extend(NavRow(state.name, c) for c in changes)
+        return out
+
+    def state(self, change: Change) -> str:
+        if change.id in self.in_flight:
+            return CHECKING
+        decided = self.decisions.get(change.id)
+        if decided is not None and decided[1] == change.new_hash:
+            return decided[0]
+        return REJECTED if change.rejection is not None else PENDING
+
+    def note(self, change: Change) -> str:
+        """The reviewer's note on a rejection of exactly this definition, if any."""
+        if self.state(change) != REJECTED:
+            return ""
+        pin = self.lock.servers.get(change.server)
+        rejection = pin.rejection_for(change.kind, change.name) if pin is not None else None
+        return rejection.note if rejection is not None and rejection.hash == change.new_hash else ""
+
+    def counts(self) -> dict[Severity, int]:
+        counts = dict.fromkeys(Severity, 0)
+        for change in self._changes.values():
+            counts[change.severity] += 1
+        return counts
+
+    def pending_count(self) -> int:
+        return sum(1 for c in self._changes.values() if self.state(c) == PENDING)
+
+    # decisions ----------------------------------------------------------------------------
+
+    def _check_writable(self) -> None:
+        if not self.lock_readable:
+            raise DecisionError(
+                f"the lockfile cannot be read, so nothing is written: {self.lock_problem}"
+            )
+
+    def accept(self, changes: Sequence[Change], live: Surface) -> tuple[list[Change], list[Change]]:
+        """Accept each change the live server still serves as shown: (accepted, moved).
+
+        ``live`` is a fresh capture of the changes' server. Moved changes are left alone; the
+        others are written to the lockfile in one atomic replacement.
+        """
+        self._check_writable()
+        fresh: list[Change] = []
+        moved: list[Change] = []
+        for change in changes:
+            try:
+                review.ensure_unmoved(change, live)
+            except DecisionError:
+                moved.append(change)
+            else:
+                fresh.append(change)
+        if fresh:
+            new = self.lock
+            for change in fresh:
+                new = review.accept(new, change)
+            new = review.clear_stale_rejections(new, {fresh[0].server: live})
+            label = _label("accepted", fresh)
+            self._commit(new, {c.id: (ACCEPTED, c.new_hash) for c in fresh}, label)
+        return fresh, moved
+
+    def reject(self, change: Change, note: str = "") -> None:
+        self._check_writable()
+        new = review.reject(self.lock, change, note)
+        self._commit(new, {change.id: (REJECTED, change.new_hash)}, _label("rejected", [change]))
+
+    def undo(self) -> str | None:
+        """Write back the lockfile as it was before the last decision; its label, or None."""
+        if not self.undo_stack:
+            return None
+        step = self.undo_stack[-1]
+        write_lockfile(self.lock_path, step.lock)
+        self.undo_stack.pop()
+        self.lock = step.lock
+        self.decisions = step.decisions
+        return step.label
+
+    def _commit(self, new: Lockfile, decided: Mapping[str, tuple[str, str]], label: str) -> None:
+        write_lockfile(self.lock_path, new)  # raises before any state moves
+        self.undo_stack.append(UndoStep(self.lock, dict(self.decisions), label))
+        self.lock = new
+        self.decisions.update(decided)
+
+
+def describe(change: Change) -> str:
+    return f"{change.kind.value.replace('_', ' ')} {change.name!r} on {change.server!r}"
+
+
+def _label(action: str, changes: Sequence[Change]) -> str:
+    if len(changes) == 1:
+        return f"{action} {describe(changes[0])}"
+    return f"{action} {len(changes)} changes on {changes[0].server!r}"

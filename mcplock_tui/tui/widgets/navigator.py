@@ -1,0 +1,143 @@
+"""The left-hand list: servers with their state, and each drifted item under its server.
+
+One :class:`~textual.widgets.OptionList` option per row, so thousands of changes cost one
+widget, not thousands. Prompts are :class:`~textual.content.Content` built by
+:mod:`.safe_text`; a server or tool name is never read as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.content import Content
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option, OptionDoesNotExist
+
+from mcplock_tui.core.analysis import Status
+from mcplock_tui.core.diff import Change
+from mcplock_tui.core.model import ChangeType, Kind
+from mcplock_tui.tui.session import (
+    ACCEPTED,
+    CHECKING,
+    CONNECTING,
+    NOT_CHECKED,
+    PENDING,
+    REJECTED,
+    NavRow,
+    ReviewSession,
+    ServerState,
+)
+from mcplock_tui.tui.widgets.safe_text import MUTED, badge, one_line
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+KIND_LABEL = {
+    Kind.TOOL: "tool",
+    Kind.PROMPT: "prompt",
+    Kind.RESOURCE: "resource",
+    Kind.RESOURCE_TEMPLATE: "template",
+    Kind.INSTRUCTIONS: "instructions",
+    Kind.SERVER: "server",
+}
+TYPE_MARK = {
+    ChangeType.ADDED: "+",
+    ChangeType.REMOVED: "-",
+    ChangeType.MODIFIED: "~",
+    ChangeType.RENAMED: "→",
+}
+STATE_MARK = {
+    PENDING: ("○", "$text-warning"),
+    ACCEPTED: ("✓", "bold $text-success"),
+    REJECTED: ("✗", "bold $text-error"),
+    CHECKING: ("…", MUTED),
+}
+NAME_LIMIT = 60
+
+
+def change_prompt(change: Change, state: str) -> Content:
+    mark, mark_style = STATE_MARK[state]
+    parts: list[Content | str | tuple[str, str]] = [
+        "  ",
+        badge(change.severity),
+        " ",
+        (mark, mark_style),
+        " ",
+        (TYPE_MARK[change.change], "bold"),
+        (KIND_LABEL[change.kind], MUTED),
+        " ",
+        one_line(change.name, limit=NAME_LIMIT),
+    ]
+    if state in (ACCEPTED, REJECTED):
+        parts.append((f"  {state}", mark_style))
+    return Content.assemble(*parts)
+
+
+def server_prompt(state: ServerState, frame: int = 0) -> Content:
+    name = one_line(state.name, "bold", limit=40)
+    report = state.report
+    if state.status == CONNECTING:
+        return Content.assemble(name, "  ", (f"{SPINNER[frame % len(SPINNER)]} connecting", MUTED))
+    if state.status == NOT_CHECKED:
+        return Content.assemble(name, "  ", ("not checked", MUTED))
+    if state.status == Status.CLEAN:
+        return Content.assemble(name, "  ", ("clean", "$text-success"))
+    if state.status == Status.UNPINNED:
+        return Content.assemble(name, "  ", ("unpinned", "$text-warning"))
+    if state.status == Status.FAILED:
+        cause = report.error if report is not None and report.error else "capture failed"
+        cause = cause.split("; see ", 1)[0]  # the log path is in the detail pane
+        return Content.assemble(
+            name, "  ", ("failed: ", "bold $text-error"), one_line(cause, "$text-error", limit=70)
+        )
+    count = len(report.changes) if report is not None else 0
+    return Content.assemble(
+        name, "  ", (f"{count} change{'s' if count != 1 else ''}", "$text-warning")
+    )
+
+
+class Navigator(OptionList):
+    """Rows from :meth:`ReviewSession.rows`; option ids are :attr:`NavRow.key`.
+
+    Until the reviewer moves in the list, the highlight stays on the first row while rows
+    arrive and reorder; afterwards it follows the item the reviewer picked.
+    """
+
+    touched = False
+
+    def on_key(self) -> None:
+        self.touched = True
+
+    def on_click(self) -> None:
+        self.touched = True
+
+    def show_rows(self, session: ReviewSession, rows: Sequence[NavRow], frame: int = 0) -> None:
+        """Replace every row, keeping the highlight on the same item when it is still shown."""
+        keep = self.highlighted_option.id if self.highlighted_option is not None else None
+        old_index = self.highlighted or 0
+        options = [Option(self.prompt_for(session, row, frame), id=row.key) for row in rows]
+        self.set_options(options)
+        if not options:
+            return
+        try:
+            index = self.get_option_index(keep) if keep is not None and self.touched else 0
+        except OptionDoesNotExist:
+            index = min(old_index, len(options) - 1)
+        self.highlighted = index
+
+    def prompt_for(self, session: ReviewSession, row: NavRow, frame: int = 0) -> Content:
+        if row.change is not None:
+            return change_prompt(row.change, session.state(row.change))
+        return server_prompt(session.servers[row.server], frame)
+
+    def refresh_row(self, session: ReviewSession, row: NavRow, frame: int = 0) -> None:
+        try:
+            self.replace_option_prompt(row.key, self.prompt_for(session, row, frame))
+        except OptionDoesNotExist:
+            pass  # filtered out of view
+
+    def select_key(self, key: str) -> bool:
+        try:
+            self.highlighted = self.get_option_index(key)
+        except OptionDoesNotExist:
+            return False
+        self.touched = True
+        return True

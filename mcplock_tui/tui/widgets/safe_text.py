@@ -1,0 +1,96 @@
+"""The one way server text becomes something the app can draw.
+
+Every string a server sent is hostile: Textual parses a plain ``str`` as markup almost
+everywhere (``[@click=app.quit]`` becomes an action, ``[/x]`` crashes), and neither Rich
+nor Textual strips ESC or C1 sequences on the way to the terminal. The helpers here build
+:class:`~textual.content.Content` objects, which are never parsed, and swap every hidden
+character (controls, zero-width, bidi, tags) for a visible, highlighted token such as
+``\\x1b`` or ``<U+200B>``, so nothing reaches the terminal as an escape and nothing is read
+around. Styles are theme variables, so the same text reads in light and dark themes.
+
+Failure direction: a character is shown as a token whenever
+:func:`~mcplock_tui.core.canonical.is_hidden` says so, which is deliberately broad; a
+reviewer may see a token for a harmless format character, never miss a harmful one.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from textual.content import Content
+
+from mcplock_tui.core.canonical import has_hidden, is_hidden, visible
+from mcplock_tui.core.model import Severity
+
+HIDDEN_STYLE = "bold reverse $text-warning"
+"""How a hidden character's token stands out from the text around it."""
+MUTED = "$text-muted"
+
+SEVERITY_BADGE: dict[Severity, tuple[str, str]] = {
+    Severity.CRITICAL: ("CRIT", "bold reverse $text-error"),
+    Severity.HIGH: ("HIGH", "bold $text-error"),
+    Severity.MEDIUM: ("MED ", "bold $text-warning"),
+    Severity.LOW: ("LOW ", "$text-muted"),
+}
+"""Four-cell badges, so rows line up whatever the band."""
+
+STATE_STYLE = {
+    "pending": "$text-warning",
+    "accepted": "bold $text-success",
+    "rejected": "bold $text-error",
+    "checking": "$text-muted",
+}
+
+
+def safe(text: str, style: str = "") -> Content:
+    """``text`` as Content, hidden characters shown as highlighted tokens; never markup."""
+    if not has_hidden(text):
+        return Content.styled(text, style) if text else Content("")
+    parts: list[tuple[str, str]] = []
+    run: list[str] = []
+    token_style = f"{style} {HIDDEN_STYLE}".strip()
+    for ch in text:
+        if is_hidden(ch):
+            if run:
+                parts.append(("".join(run), style))
+                run = []
+            parts.append((visible(ch), token_style))
+        else:
+            run.append(ch)
+    if run:
+        parts.append(("".join(run), style))
+    return Content.assemble(*parts)
+
+
+def one_line(text: str, style: str = "", limit: int = 0) -> Content:
+    """Like :func:`safe`, with newlines and tabs shown as tokens and an optional length cap."""
+    if limit and len(text) > limit:
+        text = text[: limit - 1]
+        tail = Content.styled("…", MUTED)
+    else:
+        tail = Content("")
+    pieces: list[Content] = []
+    start = 0
+    for index, ch in enumerate(text):
+        if ch in "\n\t":
+            pieces.append(safe(text[start:index], style))
+            pieces.append(Content.styled("\\n" if ch == "\n" else "\\t", HIDDEN_STYLE))
+            start = index + 1
+    pieces.append(safe(text[start:], style))
+    pieces.append(tail)
+    return Content("").join(pieces)
+
+
+def json_value(value: Any) -> str:
+    """Compact JSON for a value shown inline (annotation cells, field values)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def badge(severity: Severity) -> Content:
+    label, style = SEVERITY_BADGE[severity]
+    return Content.styled(label, style)
+
+
+def state_word(state: str) -> Content:
+    return Content.styled(state, STATE_STYLE.get(state, MUTED))
