@@ -35,11 +35,17 @@ def typical_tools(count: int) -> list[dict[str, Any]]:
     return tools
 
 
+_STRUCTURAL = frozenset({"type", "format", "pattern", "$schema", "$ref", "$id", "required"})
+
+
 def count_strings(value: Any) -> int:
+    """Strings the detectors read: text values plus property names, not schema keywords."""
     if isinstance(value, str):
         return 1
     if isinstance(value, dict):
-        return sum(count_strings(v) for v in value.values()) + len(value.get("properties", {}))
+        texts = sum(count_strings(v) for k, v in value.items() if k not in _STRUCTURAL)
+        props = value.get("properties")
+        return texts + (len(props) if isinstance(props, dict) else 0)
     if isinstance(value, list):
         return sum(count_strings(v) for v in value)
     return 0

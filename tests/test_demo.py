@@ -146,6 +146,19 @@ def test_server_process_serves_stdio_and_fails_loudly_at_start(tmp_path: Path) -
     assert done.stderr.startswith("jira-mcp: fatal: JIRA_API_TOKEN is not set.")
 
 
+def test_server_imports_only_the_standard_library() -> None:
+    """Keeps demo servers starting in milliseconds: no SDK, no capture stack."""
+    code = (
+        "import json, sys, mcplock_tui.demo.server\n"
+        "heavy = {'mcp', 'mcp_types', 'anyio', 'pydantic', 'httpx2', 'rich', 'textual', 'tomli_w'}\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('mcplock_tui') or m in heavy)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=True
+    )
+    assert json.loads(done.stdout) == ["mcplock_tui", "mcplock_tui.demo", "mcplock_tui.demo.server"]
+
+
 def test_every_bundled_definition_is_packaged_and_parses() -> None:
     for state in STATES:
         for name in SERVERS:

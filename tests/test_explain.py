@@ -678,12 +678,14 @@ def test_check_explain_end_to_end(
     plain_code, plain_out, _ = run_cli(["--check", "--format", "json", *common], capsys)
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-env-test")
+    fake.default = verdict_reply("benign", "Looks like routine wording.", "")  # fooled
+    benign = Verdict("benign", "Looks like routine wording.", "", DEFAULT_MODEL)
     code, out, err = run_cli(["--check", "--explain", "--format", "json", *common], capsys)
     assert (code, err) == (plain_code, "")
     assert plain_code == 1
     report, plain = json.loads(out), json.loads(plain_out)
     (change,) = report["servers"][0]["changes"]
-    assert change["explain"] == {**MALICIOUS.to_dict(), "cached": False}
+    assert change["explain"] == benign.to_dict()
     change["explain"] = None
     assert report == plain
     assert len(fake.requests) == 1
@@ -693,12 +695,10 @@ def test_check_explain_end_to_end(
 
     code, out, _ = run_cli(["--check", "--explain", *common], capsys)
     assert code == plain_code
-    assert (
-        "    Claude: malicious. It tells the model to send secrets elsewhere." in out.splitlines()
-    )
+    assert "    Claude: benign. Looks like routine wording." in out.splitlines()
     code, out, _ = run_cli(["--check", "--explain", "--format", "sarif", *common], capsys)
     (result,) = json.loads(out)["runs"][0]["results"]
-    assert result["properties"]["explain"] == {**MALICIOUS.to_dict(), "cached": True}
+    assert result["properties"]["explain"] == {**benign.to_dict(), "cached": True}
     assert len(fake.requests) == 1  # the two later runs were served from the cache
 
 

@@ -54,22 +54,38 @@ def has_hidden(text: str) -> bool:
     return any(is_hidden(ch) for ch in text)
 
 
+_TAG_RUN = re.compile("[\U000e0020-\U000e007e]{2,}")
+
+
+def _tag_token(match: re.Match[str]) -> str:
+    decoded = "".join(chr(ord(ch) - 0xE0000) for ch in match.group(0))
+    return f"<tags:{decoded!r}>"
+
+
 def visible(text: str) -> str:
     """Display form: C0/C1 controls as ``\\x1b``, other hidden characters as ``<U+200B>``.
 
-    Newlines and tabs stay as they are. The result contains no control character but
-    ``\\n`` and ``\\t``, so it can go to a terminal.
+    A run of Unicode tag characters (invisible ASCII) is shown decoded, as
+    ``<tags:'read ~/.ssh'>``. Newlines and tabs stay as they are. The result contains no
+    control character but ``\\n`` and ``\\t``, so it can go to a terminal.
     """
     if not has_hidden(text):
         return text
     out: list[str] = []
-    for ch in text:
-        if is_hidden(ch):
-            cp = ord(ch)
-            out.append(f"\\x{cp:02x}" if cp < 0xA0 else f"<U+{cp:04X}>")
-        else:
-            out.append(ch)
+    pos = 0
+    for match in _TAG_RUN.finditer(text):
+        out.append(_escape_each(text[pos : match.start()]))
+        out.append(_tag_token(match))
+        pos = match.end()
+    out.append(_escape_each(text[pos:]))
     return "".join(out)
+
+
+def _escape_each(text: str) -> str:
+    return "".join(
+        (f"\\x{ord(ch):02x}" if ord(ch) < 0xA0 else f"<U+{ord(ch):04X}>") if is_hidden(ch) else ch
+        for ch in text
+    )
 
 
 def canon_json(value: Any) -> str:

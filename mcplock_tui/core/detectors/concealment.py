@@ -215,4 +215,14 @@ PATTERNS: tuple[Pattern, ...] = (
         "hidden secret confidential private",
         "instruction message step note task request",
     ),
+    pattern(C, _C, r"\bkeep (?:the user|users|the human|them) in the dark\b", "dark", "keep"),
+    pattern(
+        C,
+        _C,
+        r"\bmake sure (?:that )?(?:the user|the human|they|nobody|no one) (?:does not|doesn't"
+        r"|do not|don't|won't|will not|cannot|can't|never) (?:see|sees|notice|notices|know|knows"
+        r"|find out|finds out|learn|learns|realize|realizes|suspect|suspects)\b",
+        "sure",
+        "not doesn don won cannot can never",
+    ),
 )

@@ -85,6 +85,12 @@ _BENIGN_HOST = re.compile(
     r"(?:^|[/@.])(?:example\.(?:com|org|net)|[\w.-]*\.(?:example|test|invalid|localhost)"
     r"|localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?)(?:[:/]|$)"
 )
+_CC = re.compile(r"\b(?:bcc|cc)(?:'?d|'?ing)?\b\s*:?\s*(?:to\s+)?(?P<dest>" + _EMAIL + ")")
+_SENSITIVE_SLOT = re.compile(
+    r"(?:https?://|www\.)[^\s<>\"'`]*?(?:\{\{?|<|\$\{?|%)\s*(?:conversation|history|chat|messages?"
+    r"|secrets?|tokens?|keys?|api_?key|passwords?|credentials?|env|prompt|system_?prompt|context"
+    r"|ssh_?key|private_?key)[^\s<>\"'`]*"
+)
 _IMAGE = [
     re.compile(r"!\[[^\]\n]{0,200}\]\(\s*<?(?:https?:)?//[^)\s]+[^)]*\)?"),
     re.compile(r"<img\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^\s>\"']+[^>]*>?"),
@@ -207,6 +213,30 @@ def detect(text: str, words: frozenset[str]) -> list[Hit]:
         has_at or has_link or _IP_RE.search(text) is not None
     ):
         _transfers(text, out, covered)
+    if has_at and ("cc" in words or "bcc" in words or "ccd" in words or "bccd" in words):
+        for m in _CC.finditer(text):
+            if not _BENIGN_HOST.search(m.group("dest")):
+                out.append(
+                    Hit(
+                        "MCPL-INJ-050",
+                        m.start(),
+                        m.end(),
+                        f"copies mail to {quote(m.group('dest'))}",
+                    )
+                )
+                covered.append((m.start("dest"), m.end()))
+    if has_link and ("{" in text or "<" in text or "$" in text or "%" in text):
+        for m in _SENSITIVE_SLOT.finditer(text):
+            end = _trim(text, m.start(), m.end())
+            out.append(
+                Hit(
+                    "MCPL-INJ-050",
+                    m.start(),
+                    end,
+                    f"link carries a data slot: {quote(text[m.start() : end])}",
+                )
+            )
+            covered.append((m.start(), end))
     if "![" in text or "<img" in text:
         for regex in _IMAGE:
             for m in regex.finditer(text):

@@ -142,4 +142,22 @@ PATTERNS: tuple[Pattern, ...] = (
         "previous prior earlier past",
         "user users human humans",
     ),
+    pattern(
+        H,
+        _H,
+        r"\b" + alt(*_VERBS) + r"\w*\b" + _BOUND + r"{0,30}?\b(?:the )?(?:entire|whole"
+        r"|full|complete|all) (?:conversation|chat|dialog(?:ue)?)(?: (?:history|log|transcript"
+        r"|context))?\b" + _NOT_A_CHANNEL,
+        "conversation chat dialog dialogue",
+        "entire whole full complete all",
+        forms(*_VERBS),
+    ),
+    pattern(
+        H,
+        _H,
+        r"\beverything (?:the user|the human|you) (?:has |have )?(?:said|wrote|written"
+        r"|typed|asked|shared|told you|sent)\b",
+        "everything",
+        "said wrote written typed asked shared told sent",
+    ),
 )

@@ -317,6 +317,55 @@ PATTERNS: tuple[Pattern, ...] = (
         _MODEL_WORDS,
         "must shall required has should",
     ),
+    pattern(
+        OV,
+        _OV,
+        r"\b"
+        + _VERB
+        + r"(?: "
+        + _FILL
+        + r")*(?: [a-z]+)? "
+        + _NOUN
+        + r" (?:above|before this|earlier|so far|given to you|you (?:were|have been|'ve been)"
+        r" given)\b",
+        _VERB_WORDS,
+        _NOUN_WORDS,
+        "above before earlier far given",
+    ),
+    pattern(
+        OV,
+        _OV,
+        r"\b(?:ignore|disregard|forget) (?:what|anything|everything) (?:you (?:were|have"
+        r" been|'ve been) (?:told|given|instructed)|you know|(?:was|were|has been) said)\b",
+        "ignore disregard forget",
+        "what anything everything",
+    ),
+    pattern(
+        OV,
+        _OV,
+        r"\bpay no attention to (?:the |all |any |your )*(?:previous|prior|above"
+        r"|earlier|system|original) " + _NOUN + r"\b",
+        "attention",
+        "pay",
+    ),
+    pattern(
+        MK,
+        _MK,
+        r"\b(?:system|admin|administrator|developer|security|root) (?:override|note"
+        r"|notice|message|alert|instruction|directive|command)s? ?:",
+        "override note notice message alert instruction directive command overrides notes "
+        "instructions directives commands",
+        ":",
+        "system admin administrator developer security root",
+    ),
+    pattern(
+        IM,
+        _IM,
+        r"\b(?:note|message|instructions?|reminder|memo) (?:to|for) (?:the |any |all )?"
+        r"(?:ai|assistant|model|llm|agent|claude|chatgpt|gpt|language model)s?\s*[:\u2013\u2014-]",
+        "note message instruction instructions reminder memo",
+        "ai assistant model llm agent claude chatgpt gpt assistants models agents",
+    ),
 )
 
 HIDING: tuple[Pattern, ...] = (

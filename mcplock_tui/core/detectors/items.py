@@ -82,8 +82,10 @@ def _param_findings(name: str, path: str, ctx: ScanContext) -> list[Finding]:
     if words.count(" ") >= 2:
         # Text rules read the split words ("ignorePreviousInstructions"); a hit on a name
         # is reported on the whole name.
+        addressed = any(h.code == "MCPL-INJ-070" for h in param_hits)
         for hit in keyword_hits(words, word_set(words), ctx):
-            hits.add(hit._replace(start=0, end=len(name)))
+            if not (addressed and hit.code == "MCPL-INJ-005"):  # one finding for one message
+                hits.add(hit._replace(start=0, end=len(name)))
     ordered = sorted(hits.items, key=lambda h: (h.start, h.code, h.end))
     return to_findings(name, ordered, path, ctx)
 

@@ -180,6 +180,26 @@ def normalize(text: str, plain: bool | None = None) -> View:
     return View("".join(out), starts, ends)
 
 
+_SPACED_RUN = re.compile(r"(?<![a-z])(?:[a-z] ){2,}[a-z](?![a-z])")
+
+
+def spaced_variant(view: View) -> View | None:
+    """``i g n o r e  a l l`` read as ``ignore all``: letters spaced one apart are joined,
+    wider gaps stay as word breaks. ``None`` when the text has no such run."""
+    text = view.text
+    runs = list(_SPACED_RUN.finditer(text))
+    if not runs:
+        return None
+    keep = [True] * len(text)
+    for m in runs:
+        for k in range(m.start() + 1, m.end(), 2):
+            keep[k] = False
+    starts = view.starts if view.starts is not None else range(len(text))
+    ends = view.ends if view.ends is not None else range(1, len(text) + 1)
+    idx = [k for k in range(len(text)) if keep[k]]
+    return View("".join(text[k] for k in idx), [starts[k] for k in idx], [ends[k] for k in idx])
+
+
 def leet_variants(view: View) -> list[View]:
     """Leetspeak readings of ``view`` that differ from it, sharing its offset map."""
     text = view.text

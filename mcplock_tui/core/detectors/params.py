@@ -31,11 +31,18 @@ _ADDRESS = frozenset(
         "secretly",
     ]
 )
+_CONVERSATION = re.compile(
+    r"\b(?:conversation|chat|dialog|dialogue|session) (?:history|log|logs|transcript|so far)\b"
+    r"|\b(?:previous|prior|earlier|past|all) (?:user )?messages\b|\bentire (?:conversation|chat)\b"
+)
+_CONVERSATION_WORDS = frozenset(
+    ["conversation", "chat", "dialog", "dialogue", "session", "messages", "entire"]
+)
 _NOTE_WORDS = frozenset(
-    ["note", "notes", "to", "for", "ai", "llm", "model", "agent", "claude", "gpt"]
+    ["note", "notes", "side", "to", "for", "ai", "llm", "model", "agent", "claude", "gpt"]
 )
 _NOTE_TO = re.compile(
-    r"\bnotes? (?:to|for) (?:the )?\w+|\b(?:to|for) (?:the )?(?:model|ai|llm|agent|claude|gpt)\b"
+    r"\bside ?notes?\b|\bnotes? (?:to|for) (?:the )?\w+|\b(?:to|for) (?:the )?(?:model|ai|llm|agent|claude|gpt)\b"
     r"|\b(?:ai|llm|model|agent|claude|gpt) (?:notes?|instructions?|message|memo|reasoning"
     r"|thoughts)\b"
 )
@@ -161,6 +168,8 @@ def detect(name: str) -> tuple[str, list[Hit]]:
         hits.append(
             Hit("MCPL-INJ-071", *whole, f"parameter name {name!r} is a {len(words)}-word sentence")
         )
+    if not _CONVERSATION_WORDS.isdisjoint(words) and _CONVERSATION.search(text):
+        hits.append(Hit("MCPL-INJ-074", *whole, f"parameter {name!r} asks for the conversation"))
     if not _KEY_WORDS.isdisjoint(words) and _KEY_MATERIAL.search(text):
         hits.append(Hit("MCPL-INJ-073", *whole, f"parameter {name!r} asks for key material"))
     elif _CREDENTIAL.match(text) and _TOKEN_NOT_SECRET.isdisjoint(words):

@@ -63,10 +63,11 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "MCPL-INJ-010",
         "Zero-width or invisible characters",
-        H,
-        "Invisible characters split trigger words past keyword filters and hide text from "
-        "reviewers. Copy-pasted text sometimes carries one, so HIGH; a trigger word they split "
-        "still fires its own CRITICAL rule.",
+        C,
+        "Invisible characters split trigger words past keyword filters and carry text no "
+        "reviewer sees. Their honest uses (a ZWJ inside an emoji, ZWJ/ZWNJ in Arabic or Indic "
+        "words, direction marks in right-to-left text, a leading BOM) are exempt, so what is "
+        "left has no reason to be in tool text.",
     ),
     _rule(
         "MCPL-INJ-011",
@@ -221,6 +222,13 @@ RULES: tuple[Rule, ...] = (
         H,
         "ssh_key, private_key, seed phrases or credential file contents as a parameter ask the "
         "model to read and hand over key material.",
+    ),
+    _rule(
+        "MCPL-INJ-074",
+        "Parameter asks for the conversation",
+        H,
+        "Names like conversation_history or previous_messages invite the model to copy the chat "
+        "into a call. A summariser may honestly take chat text, hence HIGH rather than CRITICAL.",
     ),
     # decode.py
     _rule(

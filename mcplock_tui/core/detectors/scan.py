@@ -1,8 +1,9 @@
 """The scan pipeline for one string: hidden characters, normalised views, leetspeak, decodings.
 
-Every family runs on the normalised view; keyword families also run on leetspeak readings;
-then each encoded run or in-line encoding is decoded and the whole pipeline runs again on
-the result (two levels deep), with the finding pointed at the encoded characters. A finding
+Every family runs on the normalised view; keyword families also run on leetspeak and
+letter-spaced ("i g n o r e") readings; then each encoded run or in-line encoding is
+decoded and the whole pipeline runs again on the result (two levels deep), with the
+finding pointed at the encoded characters. A finding
 that only exists after decoding also raises MCPL-INJ-080, because hiding it was deliberate.
 
 Which way it fails: a match is kept once per rule per place; the same rule firing again on
@@ -33,7 +34,13 @@ from mcplock_tui.core.detectors.base import (
     quote,
     word_set,
 )
-from mcplock_tui.core.detectors.normalize import View, is_plain, leet_variants, normalize
+from mcplock_tui.core.detectors.normalize import (
+    View,
+    is_plain,
+    leet_variants,
+    normalize,
+    spaced_variant,
+)
 from mcplock_tui.core.detectors.rules import SEVERITY
 from mcplock_tui.core.model import Finding, Severity
 
@@ -125,12 +132,14 @@ def scan_hits(text: str, ctx: ScanContext = EMPTY_CONTEXT, depth: int = 0) -> li
     found = keyword_hits(view.text, words, ctx) + exfiltration.detect(view.text, words)
     for hit in map_hits(view, found):
         hits.add(hit)
-    for variant in leet_variants(view):
+    spaced = spaced_variant(view)
+    for variant in [*leet_variants(view), *([spaced] if spaced is not None else [])]:
         variant_words = word_set(variant.text)
         if (variant_words - words).isdisjoint(KEYWORDS.keys):
             continue
         for hit in map_hits(variant, keyword_hits(variant.text, variant_words, ctx)):
-            hits.add(hit._replace(message=hit.message + " (leetspeak)"))
+            how = " (letter-spaced)" if variant is spaced else " (leetspeak)"
+            hits.add(hit._replace(message=hit.message + how))
     if depth < MAX_DEPTH:
         for run in [*invisible_runs, *decode.runs(text)][: decode.MAX_RUNS]:
             _add_decoded_run(hits, run, ctx, depth)

@@ -139,7 +139,22 @@ _TAKE = (
     "reveal",
     "disclose",
 )
-_ASK = ("read", "pass", "provide", "give", "share", "put", "insert", "embed", "print")
+_ASK = (
+    "read",
+    "pass",
+    "provide",
+    "give",
+    "share",
+    "put",
+    "insert",
+    "embed",
+    "print",
+    "retrieve",
+    "obtain",
+    "fetch",
+    "locate",
+    "find",
+)
 _INFLECT = r"(?:s|es|ed|d|ing|ting|ping|bing)?\b"
 _QUAL_WORDS = "all any every each user users their stored saved cached found available existing"
 _QUAL = alt(
@@ -194,6 +209,24 @@ REQUESTS: tuple[Pattern, ...] = (
         _S,
         r"\b(?:contents?|value) of (?:the |your |their |any )?" + _WEAK + r"\b",
         _WEAK_WORDS,
+        "content contents value",
+        "of",
+    ),
+    pattern(
+        S,
+        _S,
+        r"\b" + alt(*_TAKE) + _INFLECT + _BOUND + r"\$?\b[a-z0-9]+(?:_[a-z0-9]+)*_"
+        r"(?:api_?key|token|secret|secret_key|password|passwd|access_key|private_key"
+        r"|credentials)\b",
+        "_",
+        forms(*_TAKE) + " sent copied",
+    ),
+    pattern(
+        S,
+        _S,
+        r"\b(?:contents?|value) of (?:the )?\$?(?:[a-z0-9]+_)+(?:api_?key|token|secret"
+        r"|password|access_key|private_key)\b",
+        "_",
         "content contents value",
         "of",
     ),

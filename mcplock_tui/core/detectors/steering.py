@@ -129,6 +129,31 @@ PATTERNS: tuple[Pattern, ...] = (
         "tool tools",
         "call use invoke run calling using",
     ),
+    pattern(
+        G,
+        _G,
+        r"\bbefore (?:any|every|all|each) other (?:tools?|functions?|servers?)\b",
+        "before",
+        "other",
+    ),
+    pattern(
+        G,
+        _G,
+        r"\b(?:this tool|this description|these instructions|it) (?:supersedes?"
+        r"|takes priority over|has priority over) (?:all |any |the )?(?:other|previous"
+        r"|existing|default)\b",
+        "supersede supersedes priority",
+        "other previous existing default",
+    ),
+    pattern(
+        G,
+        _G,
+        r"\b(?:change|set|replace|switch|redirect|update|always use) (?:the )?(?:recipients?"
+        r"|destination|to address|receiver|target address|target account|phone number"
+        r"|account number|iban|wallet address|payee) (?:to|with) (?:[a-z0-9._%+-]+@[a-z0-9.-]+"
+        r"|\+?\d[\d\s().-]{6,}\d|https?://\S+|0x[0-9a-f]{8,})",
+        "recipient recipients destination address receiver number iban payee",
+    ),
 )
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_./-]*")
