@@ -237,8 +237,10 @@ def test_sarif_points_at_the_lockfile_entry(tmp_path: Path, run: Run) -> None:
         defs["a"],
         lambda d: d["tools"][1]["inputSchema"]["properties"].update(verbose={"type": "boolean"}),
     )
-    result = run("--check", "--format", "sarif")
-    doc = json.loads(result.stdout)
+    result = run("--check", "--format", "json", "--sarif", "out/report.sarif")
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["exit_code"] == 1, "the main report is still printed"
+    doc = json.loads((tmp_path / "out" / "report.sarif").read_text())
     assert doc["version"] == "2.1.0"
     [res] = doc["runs"][0]["results"]
     region = res["locations"][0]["physicalLocation"]

@@ -72,4 +72,9 @@ def run(args: argparse.Namespace) -> int:
             write_text_atomic(args.output, text)
         else:
             sys.stdout.write(text)
+    sarif_path = getattr(args, "sarif", None)
+    if sarif_path:
+        if sarif_path.parent and not sarif_path.parent.exists():
+            sarif_path.parent.mkdir(parents=True)
+        write_text_atomic(sarif_path, format_report(report, "sarif", lock_path, cwd))
     return int(report.exit_code())

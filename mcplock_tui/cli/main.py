@@ -26,6 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--check", action="store_true", help="headless check for CI (no app)")
     parser.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
     parser.add_argument("--output", type=_path, metavar="FILE", help="write the report here instead of stdout")
+    parser.add_argument("--sarif", type=_path, metavar="FILE",
+                        help="also write a SARIF report to FILE (one capture, two reports)")
     parser.add_argument("--fail-on", choices=SEVERITIES, default=None,
                         help="lowest severity that fails the check (default: policy, else high)")
     parser.add_argument("--explain", action="store_true",

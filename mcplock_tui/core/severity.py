@@ -22,6 +22,44 @@ from mcplock_tui.core.model import JSON, ChangeType, Kind, Reason, Severity
 
 C, H, M, L = Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
+CATEGORIES: dict[str, str] = {
+    "annotation-loosened": "a safety annotation now grants more (critical for readOnly/destructive)",
+    "annotation-tightened": "a safety annotation now grants less",
+    "annotation-changed": "another annotation key changed",
+    "tool-shadowing": "a new or renamed tool is named like another server's tool or a sibling",
+    "description-changed": "description, parameter description, prompt text or instructions changed in meaning",
+    "description-removed": "a description was removed",
+    "text-cosmetic": "whitespace, punctuation, case or typo-level edit",
+    "title-changed": "a title or display name changed",
+    "parameter-added": "a new parameter or prompt argument",
+    "parameter-removed": "a parameter or prompt argument was removed",
+    "capability-widened": "required to optional, enum/const/pattern/format/length/range loosened, type widened, additionalProperties opened",
+    "capability-narrowed": "the opposite of widened",
+    "default-changed": "a default or example value changed",
+    "schema-changed": "another schema keyword changed",
+    "output-schema-changed": "the output schema changed",
+    "tool-added": "a new tool not marked read-only",
+    "tool-added-readonly": "a new read-only tool",
+    "prompt-added": "a new prompt",
+    "resource-added": "a new resource on a known host",
+    "resource_template-added": "a new resource template on a known host",
+    "host-added": "a resource or template points at a new host",
+    "uri-changed": "a resource URI changed on a known host",
+    "tool-removed": "a tool was removed",
+    "prompt-removed": "a prompt was removed",
+    "resource-removed": "a resource was removed",
+    "resource_template-removed": "a resource template was removed",
+    "instructions-removed": "the server instructions were removed",
+    "renamed": "a tool, prompt or resource was renamed",
+    "metadata-changed": "icons, _meta, size, mimeType, execution or an unknown key changed",
+    "server-version": "the server's version changed",
+    "server-identity": "the server's name changed",
+    "server-metadata": "other server info, protocol version or capabilities changed",
+    "launch-changed": "the launch command or URL changed",
+    "changed": "anything else",
+}
+"""Every reason category the model emits; a policy may move any of them to another band."""
+
 ANNOTATION_DEFAULTS: dict[str, bool] = {
     "readOnlyHint": False,
     "destructiveHint": True,
@@ -489,7 +527,12 @@ def structural_reasons(change: Change, known_hosts: set[str]) -> list[Reason]:
                 found = list(schema_reasons(old.get(key, {}), new.get(key, {}), key))
                 if key == "outputSchema":
                     found = [
-                        Reason("output-schema-changed", min(r.severity, M), r.message, r.path)
+                        Reason(
+                            "output-schema-changed",
+                            min(r.severity, M),
+                            f"output schema: {r.message}",
+                            r.path,
+                        )
                         for r in found
                     ]
                 reasons.extend(found or [Reason("schema-changed", M, f"{key} changed", key)])

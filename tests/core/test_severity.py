@@ -241,3 +241,10 @@ def test_resource_on_new_host_is_high() -> None:
     [change] = diff_surfaces("s", old, new)
     reasons = structural_reasons(change, {"api.example.com"})
     assert ("host-added", H) in [(r.category, r.severity) for r in reasons]
+
+
+def test_every_emitted_category_is_documented() -> None:
+    from mcplock_tui.core.severity import CATEGORIES
+
+    emitted = {cat for _old, _new, expected in CASES.values() for cat, _band in expected}
+    assert emitted <= set(CATEGORIES)
