@@ -7,11 +7,14 @@ reworded, schemas widened, annotations flipped, in rotation), graded by the same
 ``report_for`` the app uses, and handed to :class:`ReviewApp` with capture off. The app is
 driven headless with Pilot:
 
-- first paint: from starting the app until the navigator holds every row and the first
-  change's diff is built (target < 2 s);
-- keypress-to-update: ``down`` to the next change until its diff, findings and raw tabs are
-  rebuilt and the screen is idle again (target < 100 ms at the median and p95);
-- filter: a band key that rebuilds every row.
+- first paint: from starting the app until the navigator holds every row and the screen
+  has been drawn (target < 2 s);
+- keypress-to-update: from sending ``down`` until the next change's diff, findings and raw
+  tabs are rebuilt and the following screen update is composed (target < 100 ms);
+- filter: a band key that rebuilds every row, measured the same way.
+
+Times are taken inside the app (the detail's update and the compositor's output), not from
+Pilot's own waits, which sleep in 20 ms steps until the process looks idle.
 """
 
 from __future__ import annotations
@@ -60,7 +63,11 @@ def _tool(server: int, index: int) -> dict[str, Any]:
 
 
 def _drift(tool: dict[str, Any], index: int) -> dict[str, Any]:
-    new = {**tool, "inputSchema": dict(tool["inputSchema"]), "annotations": dict(tool["annotations"])}
+    new = {
+        **tool,
+        "inputSchema": dict(tool["inputSchema"]),
+        "annotations": dict(tool["annotations"]),
+    }
     kind = index % 3
     if kind == 0:
         new["description"] = tool["description"].replace("newest first", "oldest first") + (
@@ -82,8 +89,12 @@ def build_session(changes: int, folder: Path) -> ReviewSession:
     captures: dict[str, CaptureResult] = {}
     for s in range(SERVERS):
         name = f"server-{s:02d}"
-        server = {"serverInfo": {"name": name, "version": "1.0"}, "protocolVersion": "2025-11-25",
-                  "capabilities": {"tools": {}}, "launch": f"stdio: {name}"}
+        server = {
+            "serverInfo": {"name": name, "version": "1.0"},
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"tools": {}},
+            "launch": f"stdio: {name}",
+        }
         tools = {t["name"]: t for t in (_tool(s, i) for i in range(per_server))}
         live = {n: _drift(t, i) for i, (n, t) in enumerate(tools.items())}
         pins[name] = ServerPin(Surface(server=server, instructions=None, tools=tools))
@@ -101,34 +112,61 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
 
+class Marks:
+    """When the detail last finished updating, and the first screen update after it."""
+
+    def __init__(self, app: ReviewApp) -> None:
+        self.shown: float | None = None
+        self.painted: float | None = None
+        self.first: float | None = None
+        show_key, display = app.review.show_key, app._display
+
+        def timed_show(key: str | None, *, moved: bool = True) -> None:
+            show_key(key, moved=moved)
+            self.shown = time.perf_counter()
+
+        def timed_display(screen: Any, renderable: Any) -> None:
+            display(screen, renderable)
+            if renderable is not None and self.first is None:
+                self.first = time.perf_counter()
+            if renderable is not None and self.shown is not None and self.painted is None:
+                self.painted = time.perf_counter()
+
+        app.review.show_key = timed_show  # type: ignore[method-assign]
+        app._display = timed_display  # type: ignore[method-assign]
+
+    def reset(self) -> None:
+        self.shown = self.painted = None
+
+
 async def measure(session: ReviewSession) -> dict[str, Any]:
     total_rows = len(session.servers) + sum(1 for _ in session.changes())
     app = ReviewApp(session, capture=False)
+    marks = Marks(app)
     started = time.perf_counter()
     async with app.run_test(size=SIZE) as pilot:
-        while app.review.nav.option_count < total_rows or app.review.current_change is None:
-            await pilot.pause()
+        while marks.first is None:
+            await pilot.pause(0.005)
+        if app.review.nav.option_count != total_rows:
+            raise SystemExit("the first screen did not show every row")
+        first_paint = marks.first - started
         await pilot.press("down")  # from the first server row onto its first change
-        await pilot.pause()
-        first_paint = time.perf_counter() - started
-        assert app.review.current_change is not None
+        if app.review.current_change is None:
+            raise SystemExit("the first change was not shown")
         timings = []
         for _ in range(PRESSES):
             before = app.review.current_key
+            marks.reset()
             t0 = time.perf_counter()
             await pilot.press("down")
-            await pilot.pause()
-            timings.append(time.perf_counter() - t0)
-            assert app.review.current_key != before
+            if app.review.current_key == before or marks.painted is None:
+                raise SystemExit("down did not move the highlight and repaint")
+            timings.append(marks.painted - t0)
+        marks.reset()
         t0 = time.perf_counter()
         await pilot.press("3")
-        await pilot.pause()
-        band = time.perf_counter() - t0
+        band = (marks.painted or time.perf_counter()) - t0
         shown = app.review.nav.option_count
-        t0 = time.perf_counter()
-        await pilot.press("1")
-        await pilot.pause()
-        unfilter = time.perf_counter() - t0
     timings.sort()
     return {
         "rows": total_rows,
@@ -138,7 +176,6 @@ async def measure(session: ReviewSession) -> dict[str, Any]:
         "max": timings[-1],
         "band": band,
         "band_rows": shown,
-        "unfilter": unfilter,
     }
 
 
@@ -149,13 +186,18 @@ def main() -> None:
         session = build_session(changes, Path(tmp))
         grading = time.perf_counter() - t0
         result = asyncio.run(measure(session))
-    print(f"changes: {sum(1 for _ in session.changes())} across {len(session.servers)} servers "
-          f"({result['rows']} navigator rows); synthesis and grading: {grading:.2f} s (not timed below)")
+    print(
+        f"changes: {sum(1 for _ in session.changes())} across {len(session.servers)} servers "
+        f"({result['rows']} navigator rows); synthesis and grading: {grading:.2f} s (not timed below)"
+    )
     print(f"first paint: {_ms(result['first_paint'])} (target < 2000 ms)")
-    print(f"next item + diff: median {_ms(result['median'])}, p95 {_ms(result['p95'])}, "
-          f"max {_ms(result['max'])} over {PRESSES} presses (target < 100 ms)")
-    print(f"band filter to high+: {_ms(result['band'])} ({result['band_rows']} rows); "
-          f"back to all: {_ms(result['unfilter'])}")
+    print(
+        f"next item + diff: median {_ms(result['median'])}, p95 {_ms(result['p95'])}, "
+        f"max {_ms(result['max'])} over {PRESSES} presses (target < 100 ms)"
+    )
+    print(
+        f"band filter to high+ (every row rebuilt): {_ms(result['band'])} ({result['band_rows']} rows)"
+    )
 
 
 if __name__ == "__main__":

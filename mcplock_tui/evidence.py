@@ -54,7 +54,8 @@ RECORD_VERSION = 1
 KEY_DIR = ".mcplock"
 KEY_FILE = "decision-key.pem"
 KEY_ENV = "MCPLOCK_DECISION_KEY"
-ACTIONS = ("accept", "reject", "pin")
+ACTIONS = ("accept", "reject", "pin", "undo")
+"""``undo`` re-pins what was pinned before a decision was taken back in the review app."""
 _FIELDS: dict[str, type | tuple[type, ...]] = {
     "v": int, "seq": int, "time": str, "decision": str, "change": str, "server": str,
     "kind": str, "item": str, "old_hash": (str, type(None)), "new_hash": str, "reviewer": str,

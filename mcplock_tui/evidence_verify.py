@@ -150,7 +150,7 @@ def check_lockfile(records: Sequence[Record], lock: Lockfile | None) -> list[str
             pins[server] = r
             accepted = {k: v for k, v in accepted.items() if k[0] != server}
             touched.discard(server)
-        elif r["decision"] == "accept":
+        elif r["decision"] in ("accept", "undo"):  # an undo re-pins what was there before
             accepted = {  # a rename consumes the item it came from
                 k: v for k, v in accepted.items()
                 if not (k[:2] == (server, r["kind"]) and k[2] != r["item"]

@@ -115,3 +115,12 @@ def pretty_json(value: Any) -> str:
     if not has_hidden(text.replace("\n", "")):
         return text
     return "".join(_json_escape(ch) if is_hidden(ch) and ch != "\n" else ch for ch in text)
+
+
+def display_json(value: Any) -> str:
+    """Key-sorted, indented JSON for screens: hidden characters as visible tokens.
+
+    Unlike :func:`pretty_json` the result is not meant to be parsed back: a tag-character
+    payload reads as ``<tags:'…'>`` rather than as a wall of surrogate escapes.
+    """
+    return visible(json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False))

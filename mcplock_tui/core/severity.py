@@ -10,6 +10,7 @@ touch no negation, modal, quantifier or number) are graded low.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Iterator, Mapping
@@ -423,7 +424,7 @@ def annotation_reasons(
         if a[key] == b[key]:
             continue
         path = f"annotations.{key}"
-        shown = f"{key} {a[key]!r} -> {b[key]!r}"
+        shown = f"{key} {json.dumps(a[key])} -> {json.dumps(b[key])}"
         if b[key] == _LOOSE[key]:
             if key == "destructiveHint" and read_only_after:
                 yield Reason(

@@ -18,6 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
 from mcplock_tui.capture import capture_all
+from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.diff import Change
 from mcplock_tui.core.lint import lint_tools
 from mcplock_tui.core.model import CaptureResult
@@ -35,6 +36,13 @@ from mcplock_tui.tui.screens.modals import AcceptAllScreen, HelpScreen, RejectNo
 from mcplock_tui.tui.screens.review import ReviewScreen
 from mcplock_tui.tui.session import PENDING, ReviewSession, describe
 from mcplock_tui.tui.widgets.safe_text import safe
+
+_WORKER_LABEL = {
+    "capture": "capture",
+    "decide": "re-check before accept",
+    "lint": "lint",
+    "explain": "explain",
+}
 
 
 class ReviewApp(App[int]):
@@ -68,6 +76,7 @@ class ReviewApp(App[int]):
         self.model = model
         self._capture = capture
         self.review = ReviewScreen(session)
+        self._linting: set[str] = set()
 
     def get_default_screen(self) -> ReviewScreen:
         return self.review
@@ -88,7 +97,7 @@ class ReviewApp(App[int]):
         style = "bold $text-error" if error else "$text-success"
         self.review.set_status(safe(text, style))
         if error:
-            self.notify(text, severity="error", markup=False, timeout=8)
+            self.notify(visible(text), severity="error", markup=False, timeout=8)
 
     @on(Worker.StateChanged)
     def _worker_changed(self, event: Worker.StateChanged) -> None:
@@ -101,7 +110,8 @@ class ReviewApp(App[int]):
         if event.worker.group == "capture":
             self.session.fail_pending(f"capture stopped: {message}")
             self.review.refresh_rows()
-        self.say(f"{event.worker.name or event.worker.group} failed: {message}", error=True)
+        what = _WORKER_LABEL.get(event.worker.group, event.worker.name or "a background task")
+        self.say(f"{what} failed: {message}", error=True)
 
     # capture --------------------------------------------------------------------------------
 
@@ -120,8 +130,10 @@ class ReviewApp(App[int]):
 
     @on(CaptureFinished)
     def _capture_finished(self) -> None:
-        self.session.regrade()
-        self.review.refresh_rows()
+        if self.session.regrade():
+            self.review.refresh_rows()
+        else:
+            self.review.refresh_summary()
 
     # decisions ------------------------------------------------------------------------------
 
@@ -255,17 +267,20 @@ class ReviewApp(App[int]):
 
     @on(ReviewScreen.LintWanted)
     def _lint_wanted(self, message: ReviewScreen.LintWanted) -> None:
-        self.lint_server(message.server)
+        if message.server not in self._linting:
+            self._linting.add(message.server)
+            self.lint_server(message.server)
 
     @work(thread=True, group="lint", exit_on_error=False)
     def lint_server(self, server: str) -> None:
         state = self.session.servers.get(server)
-        if state is None or state.capture is None or state.capture.surface is None:
-            return
-        self.post_message(LintReady(server, lint_tools(server, state.capture.surface.tools)))
+        surface = state.capture.surface if state is not None and state.capture is not None else None
+        findings = lint_tools(server, surface.tools) if surface is not None else []
+        self.post_message(LintReady(server, findings))
 
     @on(LintReady)
     def _lint_ready(self, message: LintReady) -> None:
+        self._linting.discard(message.server)
         self.session.lint[message.server] = message.findings
         change = self.review.current_change
         if change is not None and change.server == message.server:
@@ -282,10 +297,11 @@ class ReviewApp(App[int]):
         self.session.asking.add(key)
         self.session.explained.pop(key, None)
         self.review.show_side_tabs(change)
-        self.explain_change(change)
+        self.ask_claude(change)
 
     @work(thread=True, group="explain", exit_on_error=False)
-    def explain_change(self, change: Change) -> None:
+    def ask_claude(self, change: Change) -> None:
+        """Imported here: the explain stack (and anthropic) loads only when asked for."""
         answer: object
         try:
             from mcplock_tui.explain import explain_change

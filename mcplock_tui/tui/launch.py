@@ -7,18 +7,27 @@ unreadable lockfile is shown inside the app as a banner instead, with what to do
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcplock_tui.cli.options import workspace
 
+if TYPE_CHECKING:
+    from mcplock_tui.tui.app import ReviewApp
 
-def run_app(args: argparse.Namespace) -> int:
+
+def build_app(args: argparse.Namespace, cwd: Path | None = None) -> ReviewApp:
+    """The app for these command-line options, not yet running."""
     from mcplock_tui.tui.app import ReviewApp
     from mcplock_tui.tui.session import ReviewSession
 
-    ws = workspace(args)
+    ws = workspace(args, cwd)
     session = ReviewSession.open(ws.lock_path, ws.specs, ws.policy)
-    app = ReviewApp(
-        session, log_dir=ws.log_dir, timeout=ws.timeout, model=getattr(args, "model", None)
-    )
+    model = getattr(args, "model", None)
+    return ReviewApp(session, log_dir=ws.log_dir, timeout=ws.timeout, model=model)
+
+
+def run_app(args: argparse.Namespace) -> int:
+    app = build_app(args)
     app.run()
     return app.return_code or 0

@@ -23,7 +23,9 @@ from mcplock_tui.core.diff import Change
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.model import CaptureResult, Finding, Kind, Severity, Surface
 from mcplock_tui.core.policy import Policy
+from mcplock_tui.core.review import Decision, decision_for
 from mcplock_tui.errors import DecisionError, LockfileError
+from mcplock_tui.evidence import record_decisions, signing_key
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.storage import read_lockfile, write_lockfile
 
@@ -47,6 +49,8 @@ class ServerState:
     status: str = CONNECTING
     report: ServerReport | None = None
     capture: CaptureResult | None = None
+    foreign: Mapping[str, str] | None = None
+    """The other servers' tool names the report was graded with (shadowing checks)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +58,7 @@ class UndoStep:
     lock: Lockfile
     decisions: dict[str, tuple[str, str]]
     label: str
+    changes: tuple[Change, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +124,10 @@ class ReviewSession:
 
     def __post_init__(self) -> None:
         self.lock = self.base
+        try:  # what this review last saw on disk: a later write must find it unchanged
+            self._written: bytes | None = self.lock_path.read_bytes()
+        except OSError:
+            self._written = None
         start = CONNECTING if self.lock_readable else NOT_CHECKED
         self.servers = {name: ServerState(name, start) for name in self.specs}
         self._changes: dict[str, Change] = {}
@@ -154,18 +163,27 @@ class ReviewSession:
         foreign = foreign_for(self.base, self.captures()).get(result.name, {})
         report = report_for(result.name, result, self.base, foreign=foreign, policy=self.policy)
         self.set_report(report)
+        state.foreign = foreign
         return report
 
-    def regrade(self) -> None:
-        """Grade every capture again once all are in: shadowing needs every server's tools."""
+    def regrade(self) -> list[str]:
+        """Once every capture is in, grade again the servers whose neighbours' tools moved.
+
+        Shadowing compares a server's new tools with the other servers' live tools; a report
+        made while a neighbour was still known only from its pin may have used stale names.
+        """
         captures = self.captures()
         foreign = foreign_for(self.base, captures)
+        again = []
         for name, result in captures.items():
-            self.set_report(
-                report_for(
-                    name, result, self.base, foreign=foreign.get(name, {}), policy=self.policy
-                )
-            )
+            state = self.servers[name]
+            mine = foreign.get(name, {})
+            if state.foreign is not None and dict(state.foreign) == mine:
+                continue
+            self.set_report(report_for(name, result, self.base, foreign=mine, policy=self.policy))
+            state.foreign = mine
+            again.append(name)
+        return again
 
     def set_report(self, report: ServerReport) -> None:
         state = self.servers.setdefault(report.name, ServerState(report.name))
@@ -280,30 +298,85 @@ class ReviewSession:
                 new = review.accept(new, change)
             new = review.clear_stale_rejections(new, {fresh[0].server: live})
             label = _label("accepted", fresh)
-            self._commit(new, {c.id: (ACCEPTED, c.new_hash) for c in fresh}, label)
+            self._commit(new, {c.id: (ACCEPTED, c.new_hash) for c in fresh}, label, fresh)
         return fresh, moved
 
     def reject(self, change: Change, note: str = "") -> None:
         self._check_writable()
         new = review.reject(self.lock, change, note)
-        self._commit(new, {change.id: (REJECTED, change.new_hash)}, _label("rejected", [change]))
+        self._commit(
+            new,
+            {change.id: (REJECTED, change.new_hash)},
+            _label("rejected", [change]),
+            [change],
+            note,
+        )
 
     def undo(self) -> str | None:
         """Write back the lockfile as it was before the last decision; its label, or None."""
         if not self.undo_stack:
             return None
         step = self.undo_stack[-1]
-        write_lockfile(self.lock_path, step.lock)
+        self._write(step.lock)
         self.undo_stack.pop()
         self.lock = step.lock
         self.decisions = step.decisions
+        record_decisions(
+            self.lock_path,
+            [
+                Decision(
+                    "undo",
+                    c.id,
+                    c.kind,
+                    c.name,
+                    c.new_hash,
+                    _pinned_hash(step.lock, c),
+                    note=f"undo: {step.label}",
+                )
+                for c in step.changes
+            ],
+        )
         return step.label
 
-    def _commit(self, new: Lockfile, decided: Mapping[str, tuple[str, str]], label: str) -> None:
-        write_lockfile(self.lock_path, new)  # raises before any state moves
-        self.undo_stack.append(UndoStep(self.lock, dict(self.decisions), label))
+    def _write(self, new: Lockfile) -> None:
+        """Write ``new`` unless someone else rewrote the lockfile since this review read it."""
+        try:
+            on_disk = self.lock_path.read_bytes()
+        except FileNotFoundError:
+            on_disk = None
+        if on_disk is not None and self._written is not None and on_disk != self._written:
+            raise DecisionError(
+                f"{self.lock_path.name} was changed by another program while this review was "
+                "open; nothing was written. Quit and reopen the review to see its new state"
+            )
+        signing_key(self.lock_path)  # before the lockfile moves, so no decision goes unrecorded
+        write_lockfile(self.lock_path, new)
+        self._written = self.lock_path.read_bytes()
+
+    def _commit(
+        self,
+        new: Lockfile,
+        decided: Mapping[str, tuple[str, str]],
+        label: str,
+        changes: Sequence[Change],
+        note: str = "",
+    ) -> None:
+        self._write(new)  # raises before any state moves
+        self.undo_stack.append(UndoStep(self.lock, dict(self.decisions), label, tuple(changes)))
         self.lock = new
         self.decisions.update(decided)
+        action = "reject" if any(state == REJECTED for state, _ in decided.values()) else "accept"
+        verdicts = {
+            c.id: v for c in changes if (v := self.explained.get((c.id, c.new_hash))) is not None
+        }
+        record_decisions(
+            self.lock_path, [decision_for(c, action, note) for c in changes], explain=verdicts
+        )
+
+
+def _pinned_hash(lock: Lockfile, change: Change) -> str:
+    pin = lock.servers.get(change.server)
+    return "removed" if pin is None else review.live_hash(pin.surface, change.kind, change.name)
 
 
 def describe(change: Change) -> str:

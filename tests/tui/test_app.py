@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from textual.geometry import Region
 from textual.widget import Widget
+from textual.worker import WorkerFailed
 
+from mcplock_tui.cli.main import main
 from mcplock_tui.core.canonical import digest
 from mcplock_tui.core.model import Kind, Severity
 from mcplock_tui.storage import read_lockfile
 from mcplock_tui.tui.screens.modals import AcceptAllScreen, HelpScreen, RejectNoteScreen
 from mcplock_tui.tui.session import ACCEPTED, PENDING, REJECTED, server_key
+from tests.fake_anthropic import fake_anthropic, verdict_reply
 from tests.tui.conftest import POISON, Project, settle
 
 SIZE = (110, 36)
@@ -215,6 +219,30 @@ async def test_undo_writes_the_previous_lockfile_back(project: Project) -> None:
         await pilot.press("u")
         await pilot.pause()
         assert "Nothing to undo." in status(app)
+    records = [
+        json.loads(line)
+        for line in project.lock_path.with_name("mcplock.decisions.jsonl").read_text().splitlines()
+    ]
+    assert [(r["decision"], r["item"]) for r in records] == [
+        ("accept", "delete_file"),
+        ("reject", "write_file"),
+        ("undo", "write_file"),
+        ("undo", "delete_file"),
+    ]
+    assert main(["log", "verify", "--lock", str(project.lock_path)]) == 0
+
+
+async def test_a_valid_lockfile_rewritten_under_the_app_is_not_clobbered(project: Project) -> None:
+    app = project.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        rewritten = project.lock_path.read_text(encoding="utf-8") + "\n"  # e.g. a re-pin elsewhere
+        project.lock_path.write_text(rewritten, encoding="utf-8")
+        app.jump_to("files/tool/move_file")
+        await pilot.press("a")
+        await settle(pilot)
+        assert project.lock_path.read_text(encoding="utf-8") == rewritten
+        assert "changed by another program" in status(app)
 
 
 async def test_accept_refuses_when_the_definition_moved_since_it_was_shown(
@@ -378,6 +406,7 @@ async def test_help_palette_and_quit(project: Project) -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
         assert app.screen is app.review
         await pilot.press("ctrl+p")
         await pilot.pause()
@@ -404,3 +433,67 @@ async def test_small_terminals_still_show_list_and_diff(
         assert app.review.detail.size.width >= size[0] - 60
         diff = rendered(app.review.query_one("#body-diff", Widget))
         assert "description" in diff and "- Create or overwrite" in diff
+
+
+async def test_a_lockfile_broken_under_the_app_is_never_overwritten(project: Project) -> None:
+    app = project.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        project.lock_path.write_text("<<<<<<< merge in progress\n", encoding="utf-8")
+        app.jump_to("files/tool/move_file")
+        await pilot.press("a")
+        await settle(pilot)
+        assert project.lock_path.read_text(encoding="utf-8") == "<<<<<<< merge in progress\n"
+        assert "changed by another program" in status(app)
+        change = app.review.current_change
+        assert change is not None and app.session.state(change) == PENDING
+        assert app.is_running
+
+
+async def test_a_crashed_capture_worker_becomes_failed_rows_not_a_traceback(
+    project: Project,
+) -> None:
+    app = project.app(capture=False)
+
+    async def broken() -> None:
+        raise RuntimeError("capture machinery broke")
+
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.session.connecting
+        worker = app.run_worker(broken(), name="capture", group="capture", exit_on_error=False)
+        with pytest.raises(WorkerFailed):
+            await worker.wait()
+        await pilot.pause()
+        await pilot.pause()
+        assert app.is_running
+        prompts = [str(o.prompt) for o in app.review.nav.options]
+        assert prompts == [
+            "broken  failed: capture stopped: RuntimeError: capture machinery broke",
+            "files  failed: capture stopped: RuntimeError: capture machinery broke",
+            "notes  failed: capture stopped: RuntimeError: capture machinery broke",
+        ]
+        assert "capture failed: RuntimeError: capture machinery broke" in status(app)
+
+
+async def test_explain_shows_the_verdict_from_the_api(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with fake_anthropic() as fake:
+        fake.default = verdict_reply(
+            "malicious", "It asks for [@click=app.quit] the SSH key.", "read ~/.ssh/id_rsa"
+        )
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+        app = project.app()
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            app.jump_to("files/tool/write_file")
+            await pilot.press("e")
+            await settle(pilot)
+            text = rendered(app.review.query_one("#body-explain", Widget))
+            assert text.startswith("Verdict: MALICIOUS")
+            assert "It asks for [@click=app.quit] the SSH key." in text
+            assert "Rests on: “read ~/.ssh/id_rsa”" in text
+            assert len(fake.requests) == 1
+            assert app.is_running

@@ -19,25 +19,25 @@ from mcplock_tui.tui.widgets.navigator import KIND_LABEL
 from mcplock_tui.tui.widgets.safe_text import MUTED, badge, one_line
 
 KEYS: tuple[tuple[str, str], ...] = (
-    ("↑ ↓  pgup pgdn", "move in the list of servers and changes"),
+    ("↑ ↓ pgup pgdn", "move through servers and changes"),
     ("n", "next pending change"),
-    ("/", "filter by text (enter: back to the list)"),
-    ("1 2 3 4", "show all / medium+ / high+ / critical changes"),
+    ("/", "filter by text; enter returns to the list"),
+    ("1 2 3 4", "all / medium+ / high+ / critical only"),
     ("escape", "clear the filters"),
-    ("[  ]", "previous / next tab (Diff, Findings, Lint, Explain, Raw)"),
-    ("a", "accept: re-check the server, then pin exactly what is shown"),
-    ("r", "reject: keep the old pin and record the refusal, with a note"),
-    ("A", "accept all of this server's pending changes up to a band"),
+    ("[ ]", "previous / next tab"),
+    ("a", "accept: re-check the server, pin exactly what is shown"),
+    ("r", "reject: keep the old pin, record the refusal and a note"),
+    ("A", "accept this server's pending changes up to a band"),
     ("u", "undo the last decision (the lockfile is written back)"),
-    ("e", "ask Claude for an advisory verdict (needs ANTHROPIC_API_KEY)"),
-    ("ctrl+p", "command palette: jump to any change, switch theme"),
+    ("e", "ask Claude for an advisory verdict (ANTHROPIC_API_KEY)"),
+    ("ctrl+p", "command palette: jump to a change, switch theme"),
     ("?", "this help"),
-    ("q", "quit (decisions are already on disk)"),
+    ("q", "quit; every decision is already on disk"),
 )
 LEGEND = (
-    "Rows: CRIT/HIGH/MED/LOW severity, ○ pending, ✓ accepted, ✗ rejected, … re-checking; "
-    "+ added, - removed, ~ modified, → renamed. In diffs, hidden characters show as "
-    "highlighted tokens such as \\x1b or <U+200B>; (default) marks a hint the server left out."
+    "Rows: CRIT HIGH MED LOW severity; ○ pending, ✓ accepted, ✗ rejected, … re-checking; "
+    "+ added, - removed, ~ modified, → renamed. Diffs show hidden characters as highlighted "
+    "tokens such as \\x1b or <U+200B>; (default) marks a hint the server left out."
 )
 
 
@@ -49,21 +49,13 @@ class HelpScreen(ModalScreen[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        width = max(len(k) for k, _ in KEYS)
-        rows = [
-            Content.assemble((key.ljust(width), "bold $text-accent"), "  ", text)
-            for key, text in KEYS
-        ]
-        body = Content("\n").join(
-            [
-                Content.styled("Keys", "bold underline"),
-                *rows,
-                Content(""),
-                Content.styled(LEGEND, MUTED),
-            ]
-        )
         with VerticalScroll(id="help-body", classes="dialog"):
-            yield Static(body)
+            yield Static(Content.styled("Keys", "bold underline"))
+            for key, text in KEYS:
+                with Horizontal(classes="help-row"):
+                    yield Static(Content.styled(key, "bold $text-accent"), classes="help-key")
+                    yield Static(Content(text), classes="help-text")
+            yield Static(Content.styled(LEGEND, MUTED), classes="hint")
             yield Static(Content.styled("escape closes", MUTED), classes="hint")
 
 

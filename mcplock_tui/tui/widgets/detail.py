@@ -16,7 +16,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 from mcplock_tui.core.diff import Change
 from mcplock_tui.core.model import Finding
 from mcplock_tui.tui.session import ServerState
-from mcplock_tui.tui.widgets.field_diff import SplitView, change_blocks
+from mcplock_tui.tui.widgets.field_diff import change_blocks
 from mcplock_tui.tui.widgets.report_text import (
     change_head,
     explain_text,
@@ -25,6 +25,7 @@ from mcplock_tui.tui.widgets.report_text import (
     raw_text,
     server_text,
 )
+from mcplock_tui.tui.widgets.split_view import SplitView
 
 TABS = (
     ("diff", "Diff"),

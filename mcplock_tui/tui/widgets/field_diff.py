@@ -1,15 +1,14 @@
-"""Side-by-side difference of one changed item: difflib opcodes drawn as Content.
+"""Side-by-side difference of one changed item: difflib opcodes turned into rows of Content.
 
 Each top-level field that moved gets a block. Text fields (descriptions, titles,
 instructions) are compared line by line and then word by word inside each changed line,
 so a one-word edit in a long description lights up that word. JSON fields (schemas,
-arguments, capabilities) are compared as canonical pretty JSON, line by line, with long
+arguments, capabilities) are compared as key-sorted indented JSON, line by line, with long
 unchanged stretches folded. Tool annotations are a small table in which a hint the server
 left out shows its spec default, marked as such. Added and removed items are one-sided.
 
-The view is a Textual :class:`~textual.visual.Visual` that wraps both columns to the width
-it is given, so a wrapped line never pushes its counterpart out of step. Every string goes
-through :mod:`.safe_text`, so hidden characters appear as highlighted tokens. Failure
+The blocks are drawn by :class:`~.split_view.SplitView`. Every string goes through
+:mod:`.safe_text`, so hidden characters appear as highlighted tokens. Failure
 direction: the word tokenizer treats any non-word, non-space character as its own token,
 so an edit inside punctuation or a hidden character is shown as a change, never folded away.
 """
@@ -18,31 +17,34 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from textual.content import Content
-from textual.css.types import TextOverflow
-from textual.strip import Strip
-from textual.style import Style
-from textual.visual import RenderOptions, Visual
 
-from mcplock_tui.core.canonical import canon_json, pretty_json
+from mcplock_tui.core.canonical import canon_json
 from mcplock_tui.core.diff import Change
 from mcplock_tui.core.model import JSON, ChangeType, Kind
 from mcplock_tui.core.severity import ANNOTATION_DEFAULTS
-from mcplock_tui.tui.widgets.safe_text import HIDDEN_STYLE, MUTED, json_value, one_line, safe
+from mcplock_tui.tui.widgets.safe_text import (
+    HIDDEN_STYLE,
+    MUTED,
+    display_json,
+    json_value,
+    one_line,
+    safe,
+)
+from mcplock_tui.tui.widgets.split_view import Block, Row
 
-REMOVED_LINE = "on $error-muted"
-ADDED_LINE = "on $success-muted"
+__all__ = ["ADDED_WORD", "REMOVED_WORD", "Block", "Row", "change_blocks", "line_rows"]
+
 REMOVED_WORD = "bold reverse $text-error"
 ADDED_WORD = "bold reverse $text-success"
 CONTEXT = 3
 """Unchanged JSON lines kept around each change; longer stretches are folded."""
 
 _TOKEN = re.compile(r"\s+|\w+|[^\w\s]")
-# pretty_json writes hidden characters as \uXXXX; any such escape is worth a look. A literal
+# JSON escapes control characters as \uXXXX; any such escape is worth a look. A literal
 # backslash-u typed by the server is highlighted too, which errs on the side of attention.
 JSON_ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}")
 _FIELD_ORDER = (
@@ -63,26 +65,6 @@ _FIELD_ORDER = (
     "launch",
 )
 _EMPTY = Content("")
-
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One logical line pair; ``None`` on a side means it has no counterpart there."""
-
-    left: Content | None
-    right: Content | None
-    changed: bool = False
-    label: Content = _EMPTY
-    note: bool = False
-    """A full-width remark (a folded stretch), drawn across both columns."""
-
-
-@dataclass(frozen=True, slots=True)
-class Block:
-    title: Content | None
-    rows: tuple[Row, ...] = ()
-    sides: str = "both"
-    """``both``, or ``old``/``new`` for the one-sided view of a removed/added item."""
 
 
 def _cell(text: str, style: str = "", *, json_mode: bool = False) -> Content:
@@ -180,7 +162,7 @@ def _as_text(value: JSON) -> tuple[str | None, bool]:
         return None, False
     if isinstance(value, str):
         return value, False
-    return pretty_json(value), True
+    return display_json(value), True
 
 
 _ABSENT: Any = object()
@@ -191,8 +173,8 @@ def field_block(name: str, old: JSON, new: JSON) -> Block:
     b, b_json = _as_text(new)
     json_mode = a_json or b_json
     if json_mode:  # a string against JSON: show both as JSON so quoting is comparable
-        a = None if old is _ABSENT else pretty_json(old)
-        b = None if new is _ABSENT else pretty_json(new)
+        a = None if old is _ABSENT else display_json(old)
+        b = None if new is _ABSENT else display_json(new)
     return Block(Content.styled(name, "bold"), tuple(line_rows(a, b, json_mode=json_mode)))
 
 
@@ -323,102 +305,3 @@ def change_blocks(change: Change) -> list[Block]:
             Block(Content.assemble(("unchanged: ", MUTED), one_line(", ".join(same), MUTED)))
         )
     return blocks
-
-
-class SplitView(Visual):
-    """Blocks of two-column rows, wrapped to the width given at render time."""
-
-    def __init__(self, blocks: Sequence[Block]) -> None:
-        self.blocks = tuple(blocks)
-        self._cache: tuple[int, list[Content]] | None = None
-
-    def lines(self, width: int) -> list[Content]:
-        if self._cache is not None and self._cache[0] == width:
-            return self._cache[1]
-        out: list[Content] = []
-        for index, block in enumerate(self.blocks):
-            if index and block.title is not None:
-                out.append(_EMPTY)
-            if block.title is not None:
-                out.extend(block.title.wrap(width))
-            label_width = min(max((r.label.cell_length for r in block.rows), default=0), width // 3)
-            for row in block.rows:
-                out.extend(_row_lines(row, width, label_width, block.sides))
-        self._cache = (width, out)
-        return out
-
-    def render_strips(
-        self, width: int, height: int | None, style: Style, options: RenderOptions
-    ) -> list[Strip]:
-        if width <= 0:
-            return []
-        lines = self.lines(width)
-        if height is not None:
-            lines = lines[:height]
-        return Content("\n").join(lines).render_strips(width, height, style, options)
-
-    def get_optimal_width(self, rules: Any, container_width: int) -> int:
-        return container_width
-
-    def get_height(self, rules: Any, width: int) -> int:
-        return len(self.lines(width))
-
-
-_OVERFLOW: TextOverflow = "fold"
-
-
-def _wrap(content: Content | None, width: int) -> list[Content]:
-    if content is None:
-        return []
-    return content.wrap(max(1, width), overflow=_OVERFLOW) or [_EMPTY]
-
-
-def _fill(line: Content, width: int, background: str) -> Content:
-    padded = line.pad_right(max(0, width - line.cell_length))
-    return padded.stylize_before(background) if background else padded
-
-
-def _row_lines(row: Row, width: int, label_width: int, sides: str) -> list[Content]:
-    gap = label_width + 1 if label_width else 0
-    label_lines = _wrap(row.label, label_width) if label_width else []
-    if row.note:
-        return [Content(" " * (gap + 2)).append(line) for line in _wrap(row.left, width - gap - 2)]
-    if sides != "both":
-        text = row.left if row.left is not None else row.right
-        mark = "-" if sides == "old" else "+"
-        lines = _wrap(text, width - gap - 2)
-        out: list[Content] = []
-        for i, line in enumerate(lines):
-            label = _fill(label_lines[i] if i < len(label_lines) else _EMPTY, label_width, "")
-            prefix = Content.styled(mark if i == 0 and row.changed else " ", MUTED)
-            head: list[Content | str] = [label, " "] if gap else []
-            out.append(Content.assemble(*head, prefix, " ", line))
-        return out
-    column = max(4, (width - gap - 5) // 2)
-    left, right = _wrap(row.left, column), _wrap(row.right, column)
-    count = max(len(left), len(right), len(label_lines), 1)
-    out = []
-    for i in range(count):
-        l_line = left[i] if i < len(left) else _EMPTY
-        r_line = right[i] if i < len(right) else _EMPTY
-        l_bg = REMOVED_LINE if row.changed and row.left is not None else ""
-        r_bg = ADDED_LINE if row.changed and row.right is not None else ""
-        l_mark = "-" if i == 0 and l_bg else " "
-        r_mark = "+" if i == 0 and r_bg else " "
-        parts: list[Content | str | tuple[str, str]] = []
-        if gap:
-            parts += [
-                _fill(label_lines[i] if i < len(label_lines) else _EMPTY, label_width, ""),
-                " ",
-            ]
-        parts += [
-            (l_mark, "bold $text-error"),
-            " ",
-            _fill(l_line, column, l_bg),
-            ("│", MUTED),
-            (r_mark, "bold $text-success"),
-            " ",
-            _fill(r_line, column, r_bg),
-        ]
-        out.append(Content.assemble(*parts))
-    return out

@@ -15,13 +15,21 @@ from typing import Any
 
 from textual.content import Content
 
-from mcplock_tui.core.canonical import pretty_json, visible
+from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.diff import Change
 from mcplock_tui.core.model import JSON, Finding, Severity
 from mcplock_tui.tui.session import Filter, ServerState
 from mcplock_tui.tui.widgets.field_diff import JSON_ESCAPE
 from mcplock_tui.tui.widgets.navigator import KIND_LABEL
-from mcplock_tui.tui.widgets.safe_text import HIDDEN_STYLE, MUTED, badge, one_line, safe, state_word
+from mcplock_tui.tui.widgets.safe_text import (
+    HIDDEN_STYLE,
+    MUTED,
+    badge,
+    display_json,
+    one_line,
+    safe,
+    state_word,
+)
 
 CONTEXT_CHARS = 40
 EXCERPT_CHARS = 120
@@ -62,7 +70,10 @@ def clip_visible(text: str, budget: int) -> str:
     """The longest prefix whose displayed form (hidden characters as tokens) fits ``budget``."""
     used = 0
     for index, ch in enumerate(text):
-        used += len(visible(ch)) if ch not in "\n\t" else 2
+        if 0xE0020 <= ord(ch) <= 0xE007E:
+            used += 1  # a run of tag characters is shown decoded, one cell each
+        else:
+            used += len(visible(ch)) if ch not in "\n\t" else 2
         if used > budget:
             return text[:index]
     return text
@@ -83,10 +94,9 @@ def excerpt_in_context(finding: Finding, source: str | None) -> Content:
         "“…" if start > CONTEXT_CHARS else "“",
         one_line(left),
         one_line(shown, "bold reverse $text-error"),
-        (
-            f" …{len(match) - len(shown)} more characters… " if len(shown) < len(match) else "",
-            MUTED,
-        ),
+        Content.styled(f" …{len(match) - len(shown)} more characters… ", MUTED)
+        if len(shown) < len(match)
+        else "",
         one_line(right),
         "…”" if end + CONTEXT_CHARS < len(source) else "”",
     )
@@ -232,7 +242,7 @@ def raw_text(change: Change) -> Content:
         else "Pinned definition (no longer served)"
     )
     item = change.new if change.new is not None else change.old
-    body = safe(pretty_json(item)).highlight_regex(JSON_ESCAPE, style=HIDDEN_STYLE)
+    body = safe(display_json(item)).highlight_regex(JSON_ESCAPE, style=HIDDEN_STYLE)
     return lines([heading(title), body])
 
 

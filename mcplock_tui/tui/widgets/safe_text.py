@@ -44,23 +44,40 @@ STATE_STYLE = {
 
 
 def safe(text: str, style: str = "") -> Content:
-    """``text`` as Content, hidden characters shown as highlighted tokens; never markup."""
+    """``text`` as Content, hidden characters shown as highlighted tokens; never markup.
+
+    Each run of hidden characters becomes one token through
+    :func:`~mcplock_tui.core.canonical.visible`, so a run of tag characters reads decoded.
+    """
     if not has_hidden(text):
         return Content.styled(text, style) if text else Content("")
     parts: list[tuple[str, str]] = []
-    run: list[str] = []
     token_style = f"{style} {HIDDEN_STYLE}".strip()
-    for ch in text:
-        if is_hidden(ch):
-            if run:
-                parts.append(("".join(run), style))
-                run = []
-            parts.append((visible(ch), token_style))
-        else:
-            run.append(ch)
-    if run:
-        parts.append(("".join(run), style))
+    start = index = 0
+    while index < len(text):
+        if not is_hidden(text[index]):
+            index += 1
+            continue
+        end = index
+        while end < len(text) and is_hidden(text[end]):
+            end += 1
+        if start < index:
+            parts.append((text[start:index], style))
+        parts.append((visible(text[index:end]), token_style))
+        start = index = end
+    if start < len(text):
+        parts.append((text[start:], style))
     return Content.assemble(*parts)
+
+
+def display_json(value: object) -> str:
+    """Indented, key-sorted JSON that keeps hidden characters raw, for :func:`safe` to show.
+
+    Unlike :func:`~mcplock_tui.core.canonical.pretty_json` (whose ``\\uXXXX`` escapes turn a
+    tag-character payload into a wall of surrogates), the hidden runs stay characters here so
+    the display can decode and highlight them. Not for parsing back: only for the screen.
+    """
+    return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False)
 
 
 def one_line(text: str, style: str = "", limit: int = 0) -> Content:

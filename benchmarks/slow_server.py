@@ -1,0 +1,43 @@
+"""A minimal stdio MCP server for benchmarks: serves a definitions file, answers tools/list late.
+
+Stdlib ``json`` and ``sys`` only, run with ``python -S``, so twenty of them starting at once
+cost the 2-core machine little CPU of their own and the benchmark measures the checker.
+Usage: python -S slow_server.py DEFS_JSON DELAY_SECONDS
+"""
+
+import json
+import sys
+import time
+
+defs = json.load(open(sys.argv[1], encoding="utf-8"))  # noqa: SIM115 (lives as long as the process)
+delay = float(sys.argv[2])
+lists = {
+    "tools/list": "tools",
+    "prompts/list": "prompts",
+    "resources/list": "resources",
+    "resources/templates/list": "resourceTemplates",
+}
+for line in sys.stdin:
+    request = json.loads(line)
+    if "id" not in request:
+        continue
+    method, params = request.get("method"), request.get("params") or {}
+    if method == "initialize":
+        result = {
+            "protocolVersion": params.get("protocolVersion", "2025-11-25"),
+            "capabilities": {"tools": {}},
+            "serverInfo": defs["serverInfo"],
+        }
+    elif method in lists:
+        if method == "tools/list":
+            time.sleep(delay)
+        result = {lists[method]: defs.get(lists[method], [])}
+    else:
+        reply = {
+            "jsonrpc": "2.0",
+            "id": request["id"],
+            "error": {"code": -32601, "message": "Method not found"},
+        }
+        print(json.dumps(reply), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": result}), flush=True)
