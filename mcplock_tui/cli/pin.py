@@ -16,7 +16,7 @@ from rich.text import Text
 
 from mcplock_tui.capture import capture_sync
 from mcplock_tui.cli.options import workspace
-from mcplock_tui.cli.render import SEVERITY_STYLE, make_console, safe
+from mcplock_tui.cli.render import known_finding_line, make_console, safe
 from mcplock_tui.core.analysis import foreign_tools
 from mcplock_tui.core.grade import GradeContext, scan_surface
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
@@ -78,23 +78,7 @@ def run(args: argparse.Namespace) -> int:
         )
         kept_findings, _ = ws.policy.filter(scan_surface(spec.name, surface, ctx))
         for f in kept_findings:
-            out.print(
-                Text.assemble(
-                    "    known ",
-                    (f.severity.label.upper(), SEVERITY_STYLE[f.severity]),
-                    " ",
-                    f.code,
-                    " ",
-                    safe(f.kind),
-                    " ",
-                    safe(f.item, "bold"),
-                    ": ",
-                    safe(f.message),
-                    ": ",
-                    safe(f.excerpt[:80], "bold"),
-                    ("  (pinned as is: read it before you commit)", "dim"),
-                )
-            )
+            out.print(known_finding_line(f, "  (pinned as is: read it before you commit)"))
     if args.prune and not args.server:
         for name in sorted(set(servers) - set(ws.all_names)):
             del servers[name]

@@ -18,7 +18,7 @@ from rich.text import Text
 from mcplock_tui.core.analysis import Report, ServerReport, Status
 from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.diff import MISSING, Change
-from mcplock_tui.core.model import Finding, Severity
+from mcplock_tui.core.model import Finding, Severity, text_at
 
 SEVERITY_STYLE = {
     Severity.CRITICAL: "bold white on red",
@@ -62,19 +62,6 @@ def excerpt_in_context(f: Finding, source: str | None) -> Text:
     )
 
 
-def _lookup(item: Any, path: str) -> str | None:
-    """Fetch the string at a dotted finding path (``inputSchema.properties.x.description``)."""
-    node = item
-    for part in path.replace("[", ".").replace("]", "").split("."):
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return None
-    return node if isinstance(node, str) else None
-
-
 def text_diff_lines(old: str, new: str) -> Iterable[Text]:
     a, b = old.splitlines() or [""], new.splitlines() or [""]
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
@@ -115,7 +102,7 @@ def render_change(console: Console, c: Change) -> None:
             continue
         console.print(Text.assemble("    · ", safe(r.message), (f"  [{r.category}]", "dim")))
     for f in c.findings:
-        source = _lookup(c.new, f.path)
+        source = text_at(c.new, f.path)
         console.print(
             Text.assemble(
                 "    ! ",
@@ -183,6 +170,25 @@ def _summary(changes: list[Change]) -> str:
     return f"{len(changes)} {noun}" + (f" ({', '.join(parts)})" if parts else "")
 
 
+def known_finding_line(f: Finding, suffix: str = "") -> Text:
+    """A finding in a definition that is pinned as it is: reviewed, but still worth a look."""
+    return Text.assemble(
+        "    known ",
+        (f.severity.label.upper(), SEVERITY_STYLE[f.severity]),
+        " ",
+        f.code,
+        " ",
+        safe(f.kind),
+        " ",
+        safe(f.item, "bold"),
+        ": ",
+        safe(f.message),
+        ": ",
+        safe(_clip(f.excerpt, 80), "bold"),
+        (suffix, "dim"),
+    )
+
+
 def render_server(console: Console, s: ServerReport) -> None:
     if s.status == Status.CLEAN:
         console.print(Text.assemble(("✓ ", "green"), safe(s.name, "bold"), "  clean"))
@@ -209,20 +215,7 @@ def render_server(console: Console, s: ServerReport) -> None:
     for w in s.warnings:
         console.print(Text.assemble("    warning: ", safe(w)))
     for f in s.known_findings:
-        console.print(
-            Text.assemble(
-                "    known ",
-                (f.code, SEVERITY_STYLE[f.severity]),
-                " ",
-                safe(f.kind),
-                " ",
-                safe(f.item, "bold"),
-                ": ",
-                safe(f.message),
-                ": ",
-                safe(_clip(f.excerpt, 80), "bold"),
-            )
-        )
+        console.print(known_finding_line(f))
     for f in s.suppressed:
         console.print(
             Text.assemble(

@@ -165,3 +165,38 @@ class CaptureResult:
     @property
     def ok(self) -> bool:
         return self.surface is not None
+
+
+def text_at(item: Mapping[str, JSON] | None, path: str) -> str | None:
+    """The string a finding path points at (``inputSchema.properties.q.description``,
+    ``arguments[0].name``), or None.
+
+    Keys may themselves contain dots or brackets (server-chosen property names), so at each
+    object the longest key that the rest of the path starts with wins.
+    """
+    node: Any = item
+    rest = path
+    while rest:
+        if isinstance(node, list):
+            close = rest.find("]")
+            if not rest.startswith("[") or close < 0 or not rest[1:close].isdigit():
+                return None
+            index = int(rest[1:close])
+            if index >= len(node):
+                return None
+            node, rest = node[index], rest[close + 1 :].removeprefix(".")
+            continue
+        if not isinstance(node, dict):
+            return None
+        fits = [
+            k
+            for k in node
+            if isinstance(k, str)
+            and rest.startswith(k)
+            and rest[len(k) : len(k) + 1] in ("", ".", "[")
+        ]
+        if not fits:
+            return None
+        key = max(fits, key=len)
+        node, rest = node[key], rest[len(key) :].removeprefix(".")
+    return node if isinstance(node, str) else None

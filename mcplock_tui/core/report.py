@@ -213,25 +213,10 @@ def to_sarif(report: Report, lockfile: str, lockfile_text: str) -> dict[str, Any
                     },
                 }
             )
-    run: dict[str, Any] = {
-        "tool": {
-            "driver": {
-                "name": "mcplock-tui",
-                "version": __version__,
-                "informationUri": "https://pypi.org/project/mcplock-tui/",
-                "rules": [rules[k] for k in sorted(rules)],
-            }
-        },
-        "results": results,
-        "invocations": [
-            {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
-        ],
-    }
-    return {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [run],
-    }
+    invocations = [
+        {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
+    ]
+    return _sarif_document(rules, results, invocations)
 
 
 def _location(uri: str, line: int) -> dict[str, Any]:
@@ -268,7 +253,15 @@ def findings_to_sarif(findings: list[Finding], lockfile: str, lockfile_text: str
                 },
             }
         )
-    run = {
+    return _sarif_document(rules, results)
+
+
+def _sarif_document(
+    rules: dict[str, dict[str, Any]],
+    results: list[dict[str, Any]],
+    invocations: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    run: dict[str, Any] = {
         "tool": {
             "driver": {
                 "name": "mcplock-tui",
@@ -279,6 +272,8 @@ def findings_to_sarif(findings: list[Finding], lockfile: str, lockfile_text: str
         },
         "results": results,
     }
+    if invocations is not None:
+        run["invocations"] = invocations
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",

@@ -49,3 +49,18 @@ def test_digest_ignores_key_order_but_not_content() -> None:
     assert digest({"a": 1, "b": [1, 2]}) == digest({"b": [1, 2], "a": 1})
     assert digest({"a": "x"}) != digest({"a": "x\u200b"})
     assert digest({"a": [1, 2]}) != digest({"a": [2, 1]})
+
+
+def test_text_at_follows_dotted_indexed_and_odd_keys() -> None:
+    from mcplock_tui.core.model import text_at
+
+    item = {
+        "inputSchema": {"properties": {"q": {"description": "query"}, "a.b": {"description": "dotted"}}},
+        "arguments": [{"name": "a"}],
+    }
+    assert text_at(item, "inputSchema.properties.q.description") == "query"
+    assert text_at(item, "inputSchema.properties.a.b.description") == "dotted"
+    assert text_at(item, "arguments[0].name") == "a"
+    assert text_at(item, "arguments[3].name") is None
+    assert text_at(item, "inputSchema.properties") is None
+    assert text_at(None, "x") is None

@@ -16,7 +16,7 @@ from mcplock_tui.tui.widgets.field_diff import (
     change_blocks,
     line_rows,
 )
-from mcplock_tui.tui.widgets.report_text import clip_visible, excerpt_in_context, lookup
+from mcplock_tui.tui.widgets.report_text import clip_visible, excerpt_in_context
 from mcplock_tui.tui.widgets.safe_text import HIDDEN_STYLE, one_line, safe
 from mcplock_tui.tui.widgets.split_view import Block, Row, SplitView
 
@@ -165,17 +165,6 @@ def test_rows_without_counterpart_stay_blank_on_that_side() -> None:
     row = Row(None, Content("x"), changed=True)
     [line] = SplitView([Block(None, (row,))]).lines(21)
     assert line.plain == "  " + " " * 8 + "│+ x" + " " * 7
-
-
-def test_lookup_follows_dotted_and_indexed_paths() -> None:
-    item = {
-        "inputSchema": {"properties": {"q": {"description": "query"}}},
-        "arguments": [{"name": "a"}],
-    }
-    assert lookup(item, "inputSchema.properties.q.description") == "query"
-    assert lookup(item, "arguments[0].name") == "a"
-    assert lookup(item, "arguments[3].name") is None
-    assert lookup(item, "inputSchema.properties") is None
 
 
 def test_clip_visible_counts_displayed_cells() -> None:

@@ -8,16 +8,14 @@ better and keeps machine-specific prefixes off the screen.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from textual.content import Content
 
 from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.diff import Change
-from mcplock_tui.core.model import JSON, Finding, Severity
+from mcplock_tui.core.model import JSON, Finding, Severity, text_at
 from mcplock_tui.tui.session import Filter, ServerState
 from mcplock_tui.tui.widgets.field_diff import JSON_ESCAPE
 from mcplock_tui.tui.widgets.navigator import KIND_LABEL
@@ -37,7 +35,6 @@ EXCERPT_CHARS = 120
 LOG_TAIL_BYTES = 4096
 LOG_TAIL_LINES = 6
 _NL = Content("\n")
-_INDEX = re.compile(r"\[(\d+)\]")
 
 
 def home_relative(text: str) -> str:
@@ -51,19 +48,6 @@ def lines(parts: Iterable[Content]) -> Content:
 
 def heading(text: str) -> Content:
     return Content.styled(text, "bold underline")
-
-
-def lookup(item: Mapping[str, JSON] | None, path: str) -> str | None:
-    """The string at a finding path such as ``inputSchema.properties.q.description``."""
-    node: Any = item
-    for part in _INDEX.sub(r".\1", path).split("."):
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return None
-    return node if isinstance(node, str) else None
 
 
 def clip_visible(text: str, budget: int) -> str:
@@ -111,7 +95,7 @@ def finding_lines(findings: Sequence[Finding], item: Mapping[str, JSON] | None) 
         if f.path:
             out.append(Content.assemble("     at ", one_line(f.path, MUTED)))
         if f.excerpt:
-            out.append(Content.assemble("     ", excerpt_in_context(f, lookup(item, f.path))))
+            out.append(Content.assemble("     ", excerpt_in_context(f, text_at(item, f.path))))
     return out
 
 
