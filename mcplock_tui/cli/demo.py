@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -22,8 +23,17 @@ def _base_folder(keep: Path | None) -> Iterator[Path]:
         keep.mkdir(parents=True, exist_ok=True)
         yield keep
         return
+    # A closed terminal (SIGHUP) or a kill (SIGTERM) must still remove the temp folder: turn
+    # them into SystemExit so the context managers unwind.
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _exit_on_signal)
     with tempfile.TemporaryDirectory(prefix="mcplock-demo-") as tmp:
         yield Path(tmp)
+
+
+def _exit_on_signal(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def run(args: argparse.Namespace) -> int:
