@@ -55,6 +55,11 @@ def word_set(text: str) -> frozenset[str]:
 SEP_OPT = r"[\s*_~`'\"-]*"
 
 
+def vocab(spaced: str) -> tuple[str, ...]:
+    """Space-separated words as a tuple, so long vocabularies stay readable."""
+    return tuple(spaced.split())
+
+
 def rx(pattern: str) -> re.Pattern[str]:
     """Compile ``pattern``: a literal space stands for :data:`SEP`, " ?" for optional SEP."""
     return re.compile(pattern.replace(" ?", SEP_OPT).replace(" ", SEP))
@@ -123,6 +128,18 @@ def _met(need: Need, text: str, words: frozenset[str]) -> bool:
     return need in text if isinstance(need, str) else not need.isdisjoint(words)
 
 
+def _all_met(needs: tuple[Need, ...], text: str, words: frozenset[str]) -> bool:
+    """Needs after the first (the index already met it); a plain loop, as this runs for
+    every candidate pattern of every string."""
+    for need in needs[1:]:
+        if isinstance(need, str):
+            if need not in text:
+                return False
+        elif need.isdisjoint(words):
+            return False
+    return True
+
+
 class PatternSet:
     """Patterns indexed by their first need, so a text only pays for patterns it can match."""
 
@@ -153,7 +170,7 @@ class PatternSet:
             chosen.update(self.non_latin)
         for i in sorted(chosen):
             p = self.patterns[i]
-            if p.needs is not None and not all(_met(n, text, words) for n in p.needs[1:]):
+            if p.needs is not None and not _all_met(p.needs, text, words):
                 continue
             for m in p.regex.finditer(text):
                 if m.end() > m.start():

@@ -26,6 +26,10 @@ _NEG = alt(
     "avoid",
     "without",
     "no need to",
+    "skip",
+    "refrain from",
+    "under no circumstances",
+    "at no point",
 )
 _WHO = alt(
     "the user",
@@ -40,6 +44,10 @@ _WHO = alt(
     "the client",
     "the customer",
     "the requester",
+    "the end user",
+    "end users",
+    "your user",
+    "your human",
 )
 _TELL = alt(
     "mention",
@@ -110,7 +118,7 @@ _OBJECT = (
 )
 C, _C = "MCPL-INJ-030", "conceals from the user"
 
-_NEG_WORDS = "not don dont never mustn shouldn avoid without need"
+_NEG_WORDS = "not don dont never mustn shouldn avoid without need skip refrain circumstances point"
 _WHO_WORDS = "user users human humans person anyone anybody them operator client customer requester"
 
 PATTERNS: tuple[Pattern, ...] = (
@@ -126,16 +134,17 @@ PATTERNS: tuple[Pattern, ...] = (
         C,
         _C,
         r"\b" + _NEG + r" (?:ever )?(?:mention|reveal|disclose|say anything about"
-        r"|talk about|bring up) (?:this|that|these|it|the fact|any|anything|how|why|what"
-        r"|where)\b",
-        "mention reveal disclose say talk bring",
+        r"|talk about|bring up|reference|acknowledge|discuss|draw attention to) (?:this|that"
+        r"|these|it|the fact|any|anything|how|why|what|where)\b",
+        "mention reveal disclose say talk bring reference acknowledge discuss draw",
         _NEG_WORDS,
     ),
     pattern(
         C,
         _C,
-        r"\bwithout (?:the user|users?|the human|them|anyone|the person|the operator)"
-        r"(?:'s)? (?:knowing|knowledge|noticing|seeing|being (?:aware|told|informed|notified)"
+        r"\bwithout (?:[a-z]+ ){0,2}(?:the user|users?|the human|them|anyone|the person"
+        r"|the operator)(?:'s)? (?:knowing|knowledge|noticing|seeing|attention|awareness"
+        r"|being (?:aware|told|informed|notified)"
         r"|finding out|realizing|suspecting|consent|permission)\b",
         "without",
         _WHO_WORDS,
@@ -151,11 +160,13 @@ PATTERNS: tuple[Pattern, ...] = (
     pattern(
         C,
         _C,
-        r"\b(?:the user|the human) (?:must not|mustn't|should not|shouldn't|need not"
+        r"\b(?:the |any |our |your )?(?:users?|humans?|person|people|operators?|customers?"
+        r"|readers?|clients?)(?: [a-z]+){0,3}? (?:must not|mustn't|should not|shouldn't|need not"
         r"|needn't|must never|should never|is not to|is not allowed to|isn't allowed to"
         r"|is not supposed to|isn't supposed to|does not need to|doesn't need to) (?:ever )?"
         r"(?:know|see|be told|be informed|notice|find out|learn|be aware|suspect|realize)\b",
-        "user human",
+        "user users human humans person people operator operators customer customers reader "
+        "readers client clients",
         "not mustn shouldn needn isn doesn never",
     ),
     pattern(
@@ -185,9 +196,10 @@ PATTERNS: tuple[Pattern, ...] = (
     pattern(
         C,
         _C,
-        r"\b(?:hide|conceal|mask|obscure) (?:this|it|these|that|the \w+|all \w+)? ?"
-        r"from (?:the user|users|the human|them|the person)\b",
-        "hide conceal mask obscure",
+        r"\b(?:hide|conceal|mask|obscure|keep) (?:(?:this|it|these|that|the|all|any|your)"
+        r"(?: [a-z]+){0,2} )?from (?:the user|users|the human|them|the person|the end user"
+        r"|end users|your user)\b",
+        "hide conceal mask obscure keep",
         "from",
     ),
     pattern(
@@ -216,6 +228,87 @@ PATTERNS: tuple[Pattern, ...] = (
         "instruction message step note task request",
     ),
     pattern(C, _C, r"\bkeep (?:the user|users|the human|them) in the dark\b", "dark", "keep"),
+    # Acting as if it did not happen: "let on", "as if nothing happened", "pretend ... never".
+    pattern(
+        C,
+        _C,
+        r"\b(?:do not|don't|dont|never) let on\b|\bas if nothing (?:happened|was done|changed"
+        r"|occurred)\b|\bpretend (?:that )?(?:the |this |it |you |your )?(?:[a-z]+ ){0,2}(?:never"
+        r" (?:happened|occurred|took place|ran)|did not happen|didn't happen|was not done"
+        r"|wasn't done)\b",
+        "let nothing pretend",
+        "on happened done changed occurred never didn wasn not",
+    ),
+    # Claimed consent: "the user already consented, so you don't have to confirm".
+    pattern(
+        C,
+        _C,
+        r"\balready (?:consented|approved|agreed|authori[sz]ed|confirmed|given (?:consent"
+        r"|permission|approval))\b[^.!?\n]{0,40}?\b(?:don't|do not|no need|needn't|without)"
+        r" (?:have to |need to )?(?:confirm|ask|check|verify)\b",
+        "already",
+        "confirm ask check verify",
+    ),
+    # Acting as if it did not happen: "let on", "as if nothing happened", "pretend ... never".
+    pattern(
+        C,
+        _C,
+        r"\b(?:do not|don't|dont|never) let on\b|\bas if nothing (?:happened|was done|changed"
+        r"|occurred)\b|\bpretend (?:that )?(?:the |this |it |you |your )?(?:[a-z]+ ){0,2}(?:never"
+        r" (?:happened|occurred|took place|ran)|did not happen|didn't happen|was not done"
+        r"|wasn't done)\b",
+        "let nothing pretend",
+        "on happened done changed occurred never didn wasn not",
+    ),
+    # Claimed consent: "the user already consented, so you don't have to confirm".
+    pattern(
+        C,
+        _C,
+        r"\balready (?:consented|approved|agreed|authori[sz]ed|confirmed|given (?:consent"
+        r"|permission|approval))\b[^.!?\n]{0,40}?\b(?:don't|do not|no need|needn't|without)"
+        r" (?:have to |need to )?(?:confirm|ask|check|verify)\b",
+        "already",
+        "confirm ask check verify",
+    ),
+    pattern(
+        C,
+        _C,
+        r"\b(?:not|never|isn't|is not) (?:worth|necessary|needed|required) (?:mentioning|to mention"
+        r"|bringing up|to bring up|telling (?:the user|them|anyone))\b",
+        "worth necessary needed required",
+        "mentioning mention bringing bring telling",
+    ),
+    pattern(
+        C,
+        _C,
+        r"\b(?:do not|don't|dont|never|no need to|avoid|without) (?:bother(?:ing)?|burden(?:ing)?"
+        r"|troubl(?:e|ing)|worry(?:ing)?|alarm(?:ing)?) " + _WHO + r" (?:with|about|over)\b",
+        "bother bothering burden burdening trouble troubling worry worrying alarm alarming",
+        _WHO_WORDS,
+    ),
+    # Keeping an action out of the reply the user reads.
+    pattern(
+        C,
+        _C,
+        r"\b" + _NEG + r" (?:ever )?(?:mention|reveal|disclose|surface|report|acknowledge"
+        r"|bring up|refer to|talk about|admit) (?:this|that|these|it|any of (?:this|it)|anything"
+        r" about (?:this|it)|the (?:upload|step|call|request|action|transfer|sync|fact|note"
+        r"|instructions?|copy|change))(?: [a-z]+)? (?:in|within|as part of) (?:your|the)"
+        r" (?:final )?(?:answer|reply|response|output|summary|message|explanation)s?\b",
+        "mention reveal disclose surface report acknowledge bring refer talk admit",
+        "answer reply response output summary message explanation answers replies responses",
+    ),
+    pattern(
+        C,
+        _C,
+        r"\b(?:omit|leave out|exclude|strip|remove|skip|drop) (?:this|that|these|it|any mention"
+        r" of|all mention of|any reference to|(?:the|this) (?:step|action|call|request|upload"
+        r"|fact|part))(?: [a-z]+)? from (?:your (?:final )?(?:response|reply|answer|output"
+        r"|summary|report|explanation|message)s?|(?:the|any) (?:response|reply|answer|summary"
+        r"|message) to the user)\b",
+        "omit leave exclude strip remove skip drop",
+        "from",
+    ),
     pattern(
         C,
         _C,

@@ -1,4 +1,4 @@
-"""Encoded text: find base64, hex, percent, HTML-entity and escape encodings and undo them.
+"""Encoded text: find base64, base32, hex, percent, HTML-entity and escape encodings and undo them.
 
 Models decode base64 and hex on sight and read entities and escapes as the characters they
 stand for, so a payload that a keyword filter cannot see is still an instruction to them.
@@ -10,7 +10,8 @@ finding points at exactly the encoded characters.
 Which way it fails: a run must decode to mostly printable UTF-8 with some letters, which
 rejects hashes, ids and identifiers (no noise) but also payloads that are compressed or
 encrypted before encoding (missed). Runs shorter than 16 characters (12 bytes) are
-ignored; ROT13 and other ciphers are not tried.
+ignored. ROT13 and reversed text are tried only when two common payload words appear so
+disguised; other ciphers are not tried.
 """
 
 from __future__ import annotations
@@ -23,21 +24,26 @@ import re
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
+from mcplock_tui.core.detectors.base import vocab
 from mcplock_tui.core.detectors.hidden import Decoded
 
 MAX_RUNS = 32
 """Per string; a string made of thousands of runs is reported on its first ones."""
 
-_CANDIDATE = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
+# A run may follow "=" (``data=aGVsbG8...``, a query string); padding only ends one.
+_CANDIDATE = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,6}(?![A-Za-z0-9+/=_-])")
 # Spaced hex of text: every byte of printable ASCII starts with 2-7, which lets the regex skip
 # ahead to digits instead of trying every letter a-f.
 _HEX_SPACED = re.compile(
     r"[2-7][0-9A-Fa-f][ :,](?:[0-9A-Fa-f]{2}[ :,]){6,}[0-9A-Fa-f]{2}(?![0-9A-Fa-f])"
 )
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_BASE32 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
 _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});?")
-_ESCAPE = re.compile(r"\\(?:u[0-9A-Fa-f]{4}|u\{[0-9A-Fa-f]{1,6}\}|U[0-9A-Fa-f]{8}|x[0-9A-Fa-f]{2})")
+_ESCAPE = re.compile(
+    r"\\(?:u[0-9A-Fa-f]{4}|u\{[0-9A-Fa-f]{1,6}\}|U[0-9A-Fa-f]{8}|x[0-9A-Fa-f]{2}|[0-3][0-7]{2})"
+)
 
 
 class Variant(NamedTuple):
@@ -67,10 +73,20 @@ def readable(data: bytes) -> str | None:
 
 def _decode_candidate(run: str) -> tuple[str, str] | None:
     body = run.rstrip("=")
+    if body[:2] in ("0x", "0X") and len(body) % 2 == 0 and set(body[2:]) <= _HEX_DIGITS:
+        text = readable(bytes.fromhex(body[2:]))
+        return (text, "hex") if text is not None else None
     if len(body) % 2 == 0 and set(body) <= _HEX_DIGITS:
         text = readable(bytes.fromhex(body))
         if text is not None:
             return text, "hex"
+    if len(run) % 8 == 0 and run.isupper() and set(body) <= _BASE32:
+        try:
+            text = readable(base64.b32decode(run))
+        except (binascii.Error, ValueError):
+            text = None
+        if text is not None:
+            return text, "base32"
     if not (any(c.isdigit() for c in body) or (body.lower() != body and body.upper() != body)):
         return None
     if len(body) % 4 == 1:
@@ -170,9 +186,43 @@ def _entity(m: re.Match[str]) -> Pieces:
 
 
 def _escape(m: re.Match[str]) -> Pieces:
+    if m.group()[1].isdigit():  # octal, as C, Python and shells write it
+        yield chr(int(m.group()[1:], 8)), m.start(), m.end()
+        return
     body = m.group()[2:].strip("{}")
     cp = int(body, 16)
     yield (chr(cp) if cp <= 0x10FFFF else m.group()), m.start(), m.end()
+
+
+# Words that open most payloads. A text is tried as ROT13 or reversed only when its own
+# words contain two of them in that disguise, so ordinary prose costs one set intersection.
+_TRIGGERS = vocab(
+    "ignore previous prior instructions system prompt user tell secret password token send "
+    "read ssh key conversation forget disregard important mention hidden credentials upload "
+    "assistant silently private exfiltrate"
+)
+_ROT13 = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "nopqrstuvwxyzabcdefghijklmNOPQRSTUVWXYZabcdefghijklm",
+)
+_ROT13_WORDS = frozenset(w.translate(_ROT13) for w in _TRIGGERS)
+_REVERSED_WORDS = frozenset(w[::-1] for w in _TRIGGERS)
+CIPHER_WORDS = _ROT13_WORDS | _REVERSED_WORDS
+"""A text holding none of these has no cipher reading worth trying."""
+
+
+def ciphers(text: str, words: frozenset[str]) -> list[Variant]:
+    """ROT13 and reversed readings of ``text`` when ``words`` (its casefolded words) hold
+    at least two trigger words so disguised; maps point at the original characters."""
+    out: list[Variant] = []
+    n = len(text)
+    if not words.isdisjoint(_ROT13_WORDS) and len(words & _ROT13_WORDS) >= 2:
+        out.append(Variant(text.translate(_ROT13), list(range(n)), list(range(1, n + 1)), "ROT13"))
+    if not words.isdisjoint(_REVERSED_WORDS) and len(words & _REVERSED_WORDS) >= 2:
+        out.append(
+            Variant(text[::-1], list(range(n - 1, -1, -1)), list(range(n, 0, -1)), "reversal")
+        )
+    return out
 
 
 def variants(text: str) -> list[Variant]:

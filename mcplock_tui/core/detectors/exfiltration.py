@@ -1,59 +1,42 @@
 """Exfiltration: links, addresses and commands that carry data out of the session.
 
 A poisoned tool needs somewhere to send what it collects: a URL, an e-mail address, an
-image the client renders (and so fetches), a shell one-liner, a request-capture service.
+image the client renders (and so fetches), a shell one-liner, a request-capture service
+(:mod:`.hosts`), a host name with data spliced into it, a URL the data is appended to.
 
 Which way it fails: honest text links to docs and names support addresses all the time, so
 a bare link or address is LOW. The CRITICAL rule needs a transfer verb, a data object ("the
 contents", "it", "all files") and a literal destination in one sentence; "send a request
 to https://api..." (what an API wrapper says) and example/loopback hosts stay quiet. A
 destination assembled at run time ("the URL in the config") is missed here and left to
-the harvesting and secrets families.
+the harvesting and secrets families, except when the text says to put the data into a URL,
+query string or host name. A curl example aimed at a documentation host is not reported.
 """
 
 from __future__ import annotations
 
 import re
 
-from mcplock_tui.core.detectors.base import Hit, alt, forms, quote, rx
+from mcplock_tui.core.detectors import hosts
+from mcplock_tui.core.detectors.base import Hit, alt, forms, quote, rx, vocab
+from mcplock_tui.core.detectors.hosts import SENTENCE
 
 _URL = r"(?:(?:https?|ftp|wss?)://|www\.)[^\s<>\"'`)\]}]+"
 _EMAIL = r"[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b"
 _IP = r"\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{2,5})?\b"
 _URL_RE = re.compile(_URL)
 _EMAIL_RE = re.compile(_EMAIL)
+_IP_RE = re.compile(_IP)
 _TRAIL = ".,;:!?*_~"
 
-_VERB = (
-    "(?P<verb>"
-    + alt(
-        "send",
-        "sent",
-        "post",
-        "upload",
-        "forward",
-        "transmit",
-        "exfiltrate",
-        "leak",
-        "copy",
-        "e-?mail",
-        "mail",
-        "beacon",
-        "relay",
-        "push",
-        "deliver",
-        "bcc",
-        "cc",
-        "stream",
-        "sync",
-        "pipe",
-        "report back",
-        "ship",
-        "dump",
-        "share",
-        "write",
-    )
-    + ")"
+_VERBS = vocab(
+    "send post upload forward transmit exfiltrate leak copy email mail beacon relay push deliver "
+    "bcc cc stream sync pipe report ship dump share write mirror submit publish replicate export "
+    "paste attach"
+)
+_VERB = "(?P<verb>" + alt(*_VERBS, "sent", "e-?mail", "report back") + ")"
+_VERB_WORDS = frozenset(
+    [*forms(*_VERBS).split(), "sent", "e", "copied", "shipped", "piped", "wrote", "written"]
 )
 _PARTICIPLES = frozenset(
     {"sent", "post", "forward", "upload", "copy", "deliver", "mail", "email", "e-mail", "cc", "bcc"}
@@ -62,39 +45,84 @@ _DATA = re.compile(
     r"\b(?:it|them|this|that|everything|contents?|data|files?|keys?|conversation|history"
     r"|results?|outputs?|tokens?|credentials|secrets?|passwords?|information|info|details"
     r"|messages?|summary|copy|variables|logs?|documents?|emails?|text|body|values?|answers?"
-    r"|responses?|notes?|the user'?s?|all)\b"
+    r"|responses?|notes?|the user'?s?|all|reports?|listings?|dumps?|archives?|backups?"
+    r"|snapshots?|workspace|repo|repository|director(?:y|ies)|folders?|databases?|payloads?"
+    r"|transcripts?|records?|screenshots?|clipboard|source|code|diffs?|environment|cookies"
+    r"|sessions?)\b"
 )
-_SENTENCE = r"(?:[^.!?\n]|[.!?](?!\s))"
 _TRANSFER = rx(
-    r"\b" + _VERB + r"(?:s|ed|ing|t)?\b(?P<mid>" + _SENTENCE + r"{0,100}?)\b(?:to|at|into|onto|via"
+    r"\b" + _VERB + r"(?:s|ed|ing|t)?\b(?P<mid>" + SENTENCE + r"{0,100}?)\b(?:to|at|into|onto|via"
     r"|through|using|with|cc|bcc)\b"
-    + _SENTENCE
+    + SENTENCE
     + r"{0,40}?(?P<dest>"
     + _URL
     + "|"
     + _EMAIL
     + "|"
     + _IP
+    + r"|\b(?:[\w-]+\.)*"
+    + hosts.CAPTURE_HOSTS
     + ")"
 )
 _BENIGN_OBJECT = re.compile(
     r"\b(?:feedback|questions?|bug|bugs|issues?|suggestions?|comments?|inquiries|enquiries"
     r"|support requests?|requests?|queries|query|get|post|put|patch|delete|head)\b"
 )
-_BENIGN_HOST = re.compile(
-    r"(?:^|[/@.])(?:example\.(?:com|org|net)|[\w.-]*\.(?:example|test|invalid|localhost)"
-    r"|localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?)(?:[:/]|$)"
-)
 _CC = re.compile(r"\b(?:bcc|cc)(?:'?d|'?ing)?\b\s*:?\s*(?:to\s+)?(?P<dest>" + _EMAIL + ")")
+_CC_ADD = re.compile(
+    r"\b(?:add|include|put|insert|set)\w*\b[^.!?\n]{0,20}?(?P<dest>" + _EMAIL + r")[^.!?\n]{0,15}?"
+    r"\b(?:as|in|to) (?:a |an |the )?(?:bcc|cc|blind (?:carbon )?copy|carbon copy|hidden"
+    r" recipient|additional recipient)s?\b"
+)
 _SENSITIVE_SLOT = re.compile(
-    r"(?:https?://|www\.)[^\s<>\"'`]*?(?:\{\{?|<|\$\{?|%)\s*(?:conversation|history|chat|messages?"
+    r"(?:https?://|www\.)[^\s<>\"'`]*?(?:\{\{?|<|\$\{?|%)\s*(?:[a-z_ -]{0,30}?)(?:conversation"
+    r"|history|chat|messages?"
     r"|secrets?|tokens?|keys?|api_?key|passwords?|credentials?|env|prompt|system_?prompt|context"
     r"|ssh_?key|private_?key)[^\s<>\"'`]*"
 )
+_INTO_URL = [
+    rx(
+        r"\b(?:append|add|put|include|encode|embed|attach|insert|place)\w*\b"
+        + SENTENCE
+        + r"{0,40}?\b(?:results?|outputs?|responses?|contents?|answers?|conversation|history"
+        r"|summary|secrets?|everything|the user'?s? (?:data|files?|messages?))\b"
+        + SENTENCE
+        + r"{0,20}?\b(?:to|in|into|onto) (?:the |a |each |every )?(?:[`'\"]?\w+[`'\"]? )?(?:url"
+        r"|query string|query param(?:eter)?s?|link|image url|request url|path|subdomain)\b"
+    ),
+    # "https://... with the user's last message appended".
+    rx(
+        r"(?:https?://|www\.)\S+"
+        + SENTENCE
+        + r"{0,30}?\bwith (?:the |all |every |each )?(?:user'?s?"
+        r" )?(?:[a-z]+ ){0,2}(?:messages?|conversation|history|data|contents?|results?|outputs?"
+        r"|answers?|secrets?|keys?|tokens?|passwords?|credentials|files?|prompts?) (?:appended"
+        r"|attached|added|included|embedded|encoded)\b"
+    ),
+]
+_APPENDED = frozenset(vocab("appended attached added included embedded encoded"))
+_INTO_VERBS = frozenset(forms("append add put include encode embed attach insert place").split())
+# Every reply, every result: a standing copy of the session to an outside address.
+_EVERY = rx(
+    r"\b(?:save|store|log|record|persist|write|copy|mirror|send|post|forward|upload|report"
+    r"|sync|stream|push|ship|relay|deliver|back up)\w*\b" + SENTENCE + r"{0,40}?\b(?:every|each"
+    r"|all|any)(?: [a-z]+)? (?:responses?|replies|messages?|results?|outputs?|answers?"
+    r"|conversations?|files?|prompts?|inputs?|turns)\b" + SENTENCE + r"{0,60}?\b(?:to|at|into"
+    r"|onto|via|through|on)\b" + SENTENCE + r"{0,30}?(?P<dest>" + _URL + "|" + _EMAIL + ")"
+)
+_URL_WORDS = frozenset(vocab("url link path subdomain query params parameters"))
+_EVERY_WORDS = frozenset(vocab("every each all any"))
+_EVERY_VERBS = frozenset(
+    forms(
+        "save store log record persist write copy mirror send post forward upload report sync "
+        "stream push ship relay deliver back"
+    ).split()
+)
 _IMAGE = [
     re.compile(r"!\[[^\]\n]{0,200}\]\(\s*<?(?:https?:)?//[^)\s]+[^)]*\)?"),
-    re.compile(r"<img\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^\s>\"']+[^>]*>?"),
+    re.compile(r"<img\b[^>]*\b(?:src|srcset)\s*=\s*[\"']?(?:https?:)?//[^\s>\"']+[^>]*>?"),
 ]
+_IMAGE_REF = re.compile(r"!\[[^\]\n]{0,200}\]\[(?P<label>[^\]\n]{1,40})\]")
 _SHELL = [
     # The whole command up to the end of its line or code span, when it names a target
     # or sends data; "| sh" at its end is part of it.
@@ -103,7 +131,13 @@ _SHELL = [
         + _IP
         + r"|\s-d\s|--data|--upload-file|\s-t\s|\s-f\s|@[~/.\w]))[^\n`;]{1,200}"
     ),
-    re.compile(r"\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b"),
+    # Not a Markdown table cell ("| sh |").
+    re.compile(r"\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b(?![ \t]*\|)"),
+    # Fetch-and-execute without a pipe: sh -c "$(curl ...)", eval, source <(wget ...).
+    re.compile(
+        r"(?:\b(?:ba|z|da|k)?sh\s+-c|\beval|\bsource|(?<![\w.])\.)\s+[\"']?(?:\$\(|<\(|`)\s*"
+        r"(?:curl|wget)\b[^\n`;)]*\)?"
+    ),
     re.compile(r"/dev/(?:tcp|udp)/\S+"),
     re.compile(r"\b(?:nc|ncat|netcat)\s+(?:-[a-z]+\s+)*[\w.-]+\s+\d{2,5}\b"),
     re.compile(
@@ -111,88 +145,13 @@ _SHELL = [
     ),
     re.compile(r"\bpowershell(?:\.exe)?\s+(?:-\w+\s+)*-e(?:nc(?:odedcommand)?)?\s+\S+"),
 ]
-_CAPTURE = re.compile(
-    r"\b(?:[\w-]+\.)*(?:webhook\.site|requestbin\.(?:com|net)|pipedream\.net|ngrok(?:-free)?\.(?:io|app|dev)"
-    r"|burpcollaborator\.net|oastify\.com|interact\.sh|oast\.(?:fun|live|me|online|pro|site)"
-    r"|trycloudflare\.com|serveo\.net|loca\.lt|localtunnel\.me|beeceptor\.com|hookbin\.com"
-    r"|requestcatcher\.com|postb\.in|ptsv[23]\.com|canarytokens\.(?:com|org)|dnslog\.cn"
-    r"|ceye\.io|pipedream\.com|webhook\.cool|smee\.io)\b"
+_ACTS = re.compile(
+    r"\s-d\s|--data|--upload-file|--form|\s-t\s|\s-f\s|@[~/.\w]|\||&&|\s-o\s|-o-|--output"
+    r"|\$\(|`|>\s*\S"
 )
-_IP_RE = re.compile(_IP)
 _LINK_WORDS = frozenset(["http", "https", "ftp", "ws", "wss", "www"])
 _SHELL_WORDS = frozenset(
-    [
-        "curl",
-        "wget",
-        "sh",
-        "bash",
-        "zsh",
-        "dash",
-        "ksh",
-        "dev",
-        "nc",
-        "ncat",
-        "netcat",
-        "invoke",
-        "iex",
-        "powershell",
-    ]
-)
-_CAPTURE_WORDS = frozenset(
-    [
-        "webhook",
-        "requestbin",
-        "pipedream",
-        "ngrok",
-        "burpcollaborator",
-        "oastify",
-        "interact",
-        "oast",
-        "trycloudflare",
-        "serveo",
-        "loca",
-        "localtunnel",
-        "beeceptor",
-        "hookbin",
-        "requestcatcher",
-        "postb",
-        "ptsv",
-        "canarytokens",
-        "dnslog",
-        "ceye",
-        "smee",
-    ]
-)
-_VERB_WORDS = frozenset(
-    [
-        *forms(
-            "send",
-            "post",
-            "upload",
-            "forward",
-            "transmit",
-            "exfiltrate",
-            "leak",
-            "copy",
-            "email",
-            "mail",
-            "beacon",
-            "relay",
-            "push",
-            "deliver",
-            "bcc",
-            "cc",
-            "stream",
-            "sync",
-            "pipe",
-            "report",
-            "ship",
-            "dump",
-            "share",
-            "write",
-        ).split(),
-        *("sent", "e", "copied", "shipped", "piped", "wrote", "written"),
-    ]
+    vocab("curl wget sh bash zsh dash ksh dev nc ncat netcat invoke iex powershell eval source")
 )
 
 
@@ -204,85 +163,103 @@ def _trim(text: str, start: int, end: int) -> int:
     return end
 
 
+class _Out:
+    """Hits plus the spans they cover, so a link already reported is not listed again."""
+
+    def __init__(self) -> None:
+        self.hits: list[Hit] = []
+        self.covered: list[tuple[int, int]] = []
+
+    def add(self, code: str, start: int, end: int, message: str, cover: int | None = None) -> None:
+        self.hits.append(Hit(code, start, end, message))
+        self.covered.append((start if cover is None else cover, end))
+
+    def free(self, start: int, end: int) -> bool:
+        return not any(s <= start < e or start <= s < end for s, e in self.covered)
+
+
 def detect(text: str, words: frozenset[str]) -> list[Hit]:
-    out: list[Hit] = []
+    out = _Out()
     has_at = "@" in text
     has_link = not words.isdisjoint(_LINK_WORDS)
-    covered: list[tuple[int, int]] = []
+    capture = hosts.names_capture(text, words)
     if not words.isdisjoint(_VERB_WORDS) and (
-        has_at or has_link or _IP_RE.search(text) is not None
+        has_at or has_link or capture or _IP_RE.search(text) is not None
     ):
-        _transfers(text, out, covered)
-    if has_at and ("cc" in words or "bcc" in words or "ccd" in words or "bccd" in words):
-        for m in _CC.finditer(text):
-            if not _BENIGN_HOST.search(m.group("dest")):
-                out.append(
-                    Hit(
-                        "MCPL-INJ-050",
-                        m.start(),
-                        m.end(),
-                        f"copies mail to {quote(m.group('dest'))}",
-                    )
-                )
-                covered.append((m.start("dest"), m.end()))
+        _transfers(text, out)
+    if has_at and not words.isdisjoint(("cc", "bcc", "ccd", "bccd", "copy", "recipient")):
+        for m in [*_CC.finditer(text), *_CC_ADD.finditer(text)]:
+            if not hosts.BENIGN.search(m.group("dest")) and out.free(m.start("dest"), m.end()):
+                msg = f"copies mail to {quote(m.group('dest'))}"
+                out.add("MCPL-INJ-050", m.start(), m.end(), msg, m.start("dest"))
     if has_link and ("{" in text or "<" in text or "$" in text or "%" in text):
         for m in _SENSITIVE_SLOT.finditer(text):
             end = _trim(text, m.start(), m.end())
-            out.append(
-                Hit(
-                    "MCPL-INJ-050",
-                    m.start(),
-                    end,
-                    f"link carries a data slot: {quote(text[m.start() : end])}",
-                )
-            )
-            covered.append((m.start(), end))
+            msg = f"link carries a data slot: {quote(text[m.start() : end])}"
+            out.add("MCPL-INJ-050", m.start(), end, msg)
+    if (
+        (has_link or has_at)
+        and not words.isdisjoint(_EVERY_VERBS)
+        and not words.isdisjoint(_EVERY_WORDS)
+    ):
+        for m in _EVERY.finditer(text):
+            if not hosts.BENIGN.search(m.group("dest")):
+                end = _trim(text, m.start(), m.end())
+                msg = f"sends every reply to {quote(text[m.start('dest') : end])}"
+                out.add("MCPL-INJ-050", m.start(), end, msg, m.start("dest"))
+    into = []
+    if not words.isdisjoint(_URL_WORDS) and not words.isdisjoint(_INTO_VERBS):
+        into.append(_INTO_URL[0])
+    if has_link and not words.isdisjoint(_APPENDED):
+        into.append(_INTO_URL[1])
+    for regex in into:
+        for m in regex.finditer(text):
+            msg = f"puts data into a URL: {quote(m.group())}"
+            out.add("MCPL-INJ-050", m.start(), m.end(), msg)
+    if not words.isdisjoint(hosts.DNS_WORDS):
+        for m in hosts.DNS.finditer(text):
+            msg = f"puts data into a host name: {quote(m.group())}"
+            out.add("MCPL-INJ-050", m.start(), m.end(), msg)
     if "![" in text or "<img" in text:
-        for regex in _IMAGE:
-            for m in regex.finditer(text):
-                out.append(
-                    Hit("MCPL-INJ-051", m.start(), m.end(), f"remote image {quote(m.group())}")
-                )
-                covered.append((m.start(), m.end()))
+        _images(text, out)
     if not words.isdisjoint(_SHELL_WORDS) or "|" in text:
         for regex in _SHELL:
             for m in regex.finditer(text):
                 end = _trim(text, m.start(), m.end())
-                out.append(
-                    Hit(
-                        "MCPL-INJ-052",
-                        m.start(),
-                        end,
-                        f"shell command {quote(text[m.start() : end])}",
-                    )
-                )
-                covered.append((m.start(), end))
-    if not words.isdisjoint(_CAPTURE_WORDS):
-        for m in _CAPTURE.finditer(text):
-            out.append(
-                Hit("MCPL-INJ-053", m.start(), m.end(), f"data-capture host {quote(m.group())}")
-            )
-            covered.append((m.start(), m.end()))
+                command = text[m.start() : end]
+                if regex is _SHELL[0] and _fetch_only(command):
+                    continue
+                out.add("MCPL-INJ-052", m.start(), end, f"shell command {quote(command)}")
+    if capture:
+        for m in hosts.CAPTURE.finditer(text):
+            end = _trim(text, m.start(), m.end())
+            msg = f"data-capture host {quote(text[m.start() : end])}"
+            out.add("MCPL-INJ-053", m.start(), end, msg)
     if has_link:
+        for m in hosts.IP_LINK.finditer(text):
+            end = _trim(text, m.start(), m.end())
+            if hosts.public_ip(m.group("ip")) and out.free(m.start(), end):
+                msg = f"link to a bare IP address {quote(text[m.start() : end])}"
+                out.add("MCPL-INJ-053", m.start(), end, msg)
         for m in _URL_RE.finditer(text):
             end = _trim(text, m.start(), m.end())
-            if not any(s <= m.start() < e or m.start() <= s < end for s, e in covered):
-                out.append(
+            if out.free(m.start(), end):
+                out.hits.append(
                     Hit("MCPL-INJ-054", m.start(), end, f"link {quote(text[m.start() : end])}")
                 )
     if has_at:
         for m in _EMAIL_RE.finditer(text):
-            if not any(s <= m.start() < e for s, e in covered) and not _in_url(text, m.start()):
-                out.append(
+            if not any(s <= m.start() < e for s, e in out.covered) and not _in_url(text, m.start()):
+                out.hits.append(
                     Hit("MCPL-INJ-055", m.start(), m.end(), f"e-mail address {quote(m.group())}")
                 )
-    return out
+    return out.hits
 
 
-def _transfers(text: str, out: list[Hit], covered: list[tuple[int, int]]) -> None:
+def _transfers(text: str, out: _Out) -> None:
     for m in _TRANSFER.finditer(text):
         dest = m.group("dest")
-        if _BENIGN_HOST.search(dest) or _BENIGN_OBJECT.search(m.group("mid")):
+        if hosts.BENIGN.search(dest) or _BENIGN_OBJECT.search(m.group("mid")):
             continue
         # Active ("send the file to ...") or passive ("all files must be sent to ...").
         if not _DATA.search(m.group("mid")) and not (
@@ -290,15 +267,27 @@ def _transfers(text: str, out: list[Hit], covered: list[tuple[int, int]]) -> Non
         ):
             continue
         end = _trim(text, m.start(), m.end())
-        out.append(
-            Hit(
-                "MCPL-INJ-050",
-                m.start(),
-                end,
-                f"sends data to {quote(text[m.start('dest') : end])}",
-            )
-        )
-        covered.append((m.start("dest"), end))
+        msg = f"sends data to {quote(text[m.start('dest') : end])}"
+        out.add("MCPL-INJ-050", m.start(), end, msg, m.start("dest"))
+
+
+def _images(text: str, out: _Out) -> None:
+    for regex in _IMAGE:
+        for m in regex.finditer(text):
+            out.add("MCPL-INJ-051", m.start(), m.end(), f"remote image {quote(m.group())}")
+    # Reference-style: ![alt][id] with "[id]: https://..." elsewhere in the text.
+    for m in _IMAGE_REF.finditer(text):
+        label = re.escape(m.group("label"))
+        target = re.search(r"(?m)^[ \t]*\[" + label + r"\]:[ \t]*<?(?:https?:)?//\S+", text)
+        if target is not None:
+            out.add("MCPL-INJ-051", m.start(), m.end(), f"remote image {quote(m.group())}")
+            out.covered.append((target.start(), target.end()))
+
+
+def _fetch_only(command: str) -> bool:
+    """A curl/wget call that only fetches a named host: it sends no data, pipes nothing into
+    a shell, writes no file and targets no bare IP (API docs show such calls all the time)."""
+    return _ACTS.search(command) is None and _IP_RE.search(command) is None
 
 
 def _sentence_before(text: str, pos: int) -> str:

@@ -109,8 +109,8 @@ PATTERNS: tuple[Pattern, ...] = (
         H,
         _H,
         r"\b" + alt(*_VERBS) + r"\w*\b" + _BOUND + r"{0,40}?\b(?:the|any|its|their"
-        r"|all) (?:system|initial|original|hidden|internal|developer|base) (?:prompts?"
-        r"|instructions|messages?)\b",
+        r"|all)(?: (?:full|entire|complete|whole|exact|verbatim))? (?:system|initial|original"
+        r"|hidden|internal|developer|base) (?:prompts?|instructions|messages?)\b",
         "prompt prompts instructions message messages",
         "system initial original hidden internal developer base",
         forms(*_VERBS),
@@ -155,9 +155,67 @@ PATTERNS: tuple[Pattern, ...] = (
     pattern(
         H,
         _H,
+        r"\b(?:other|previous|prior|earlier|preceding|past) (?:tool|function) (?:outputs?"
+        r"|results?|responses?|calls?|return values?|invocations?)\b|\b(?:other|previous|prior"
+        r"|earlier|preceding) (?:tools?|functions?|tool calls) (?:returned|produced|output"
+        r"|outputted|gave|said|printed)\b",
+        "other previous prior earlier preceding past",
+        "tool function tools functions calls",
+    ),
+    pattern(
+        H,
+        _H,
+        r"\b(?:all |every |the )?(?:messages?|turns|exchanges|prompts|inputs|replies)"
+        r" (?:so far|until now|up to (?:now|this point)|exchanged so far)\b" + _NOT_A_CHANNEL,
+        "message messages turns exchanges prompts inputs replies",
+        "far until up",
+    ),
+    pattern(
+        H,
+        _H,
+        r"\b" + alt(*_VERBS) + r"\w*\b" + _BOUND + r"{0,30}?\b(?:the |your |this |our )?"
+        r"(?:chat|conversation|dialog(?:ue)?|session) (?:transcript|history|log|logs|record)s?"
+        r" (?:verbatim|word for word|in full|unabridged|as is)\b",
+        "verbatim word full unabridged is",
+        "chat conversation dialog dialogue session",
+    ),
+    # The user's own data moved into an argument: "put the user's files in `padding`".
+    pattern(
+        H,
+        _H,
+        r"\b" + alt(*_VERBS, "put", "encode", "embed") + r"\w*\b" + _BOUND + r"{0,20}?\b(?:the"
+        r" user'?s?|all (?:the )?user'?s?|their) (?:files|documents|photos|emails|contacts|data"
+        r"|clipboard|screenshots?|history|keystrokes)\b" + _BOUND + r"{0,60}?\b(?:argument"
+        r"|parameter|param|field|arg)s?\b|\b" + alt(*_VERBS) + r"\w*\b" + _BOUND + r"{0,20}?"
+        r"\b(?:the )?(?:user'?s? )?clipboard\b",
+        "files documents photos emails contacts data clipboard screenshot screenshots history "
+        "keystrokes",
+        "user users their",
+    ),
+    pattern(
+        H,
+        _H,
+        r"\b(?:the )?(?:last|latest|recent|previous|prior|earlier|past) (?:[a-z0-9]+ )?(?:user"
+        r"|human|chat) (?:messages?|prompts?|requests?|turns|inputs|queries)\b" + _NOT_A_CHANNEL,
+        "last latest recent previous prior earlier past",
+        "user human chat",
+    ),
+    pattern(
+        H,
+        _H,
         r"\beverything (?:the user|the human|you) (?:has |have )?(?:said|wrote|written"
         r"|typed|asked|shared|told you|sent)\b",
         "everything",
         "said wrote written typed asked shared told sent",
+    ),
+    pattern(
+        H,
+        _H,
+        r"\beverything (?:(?:we|you|the user|that)(?:'ve| have| has)? )?(?:been )?(?:discussed"
+        r"|said|shared|mentioned|talked about|covered|exchanged)\b(?: [a-z]+){0,3}? (?:with the"
+        r" user|so far|until now|up to (?:this point|now)|in this (?:chat|conversation|session)"
+        r"|earlier)\b",
+        "everything",
+        "discussed said shared mentioned talked covered exchanged",
     ),
 )

@@ -169,7 +169,8 @@ def detect(text: str, plain: bool | None = None) -> tuple[list[Hit], list[Decode
 
 def _zero_width(text: str, hits: list[Hit]) -> None:
     runs = [m for m in _ZW.finditer(text) if not _zero_width_exempt(text, m.start(), m.end())]
-    # A lone variation selector after a letter or digit has no presentation to select.
+    # A lone variation selector after a letter or digit has no presentation to select,
+    # unless it starts a keycap emoji (1 U+FE0F U+20E3).
     runs += [
         m
         for m in _VS.finditer(text)
@@ -177,6 +178,7 @@ def _zero_width(text: str, hits: list[Hit]) -> None:
         and m.start()
         and text[m.start() - 1].isascii()
         and text[m.start() - 1].isalnum()
+        and text[m.end() : m.end() + 1] != "\u20e3"
     ]
     if not runs:
         return

@@ -3,12 +3,15 @@
 Servers smuggle text wherever a client forwards it: schema descriptions, enum values,
 defaults, examples, nested ``$defs``, vendor keys nobody documents. The walk therefore
 covers the known text fields of each kind and, for everything it does not know, every
-string it can reach (depth-limited). Structural schema keywords (``type``, ``format``,
-``pattern``, ``$ref``, ``$schema``) are skipped: they are not prose.
+string it can reach (depth-limited). Structural schema keywords (``type``, ``$ref``,
+``$schema``) are skipped: they are not prose; ``pattern`` and ``format`` are scanned, as a
+model reads them and a server can hide a sentence there.
 
 Which way it fails: an item's ``icons`` and a tool's ``execution`` block are skipped (data
 URIs and enum values, not prose), so text hidden there is missed; a link in a field that is
-a URI by definition (``uri``, ``uriTemplate``, ``websiteUrl``) is not listed as a link.
+a URI by definition (``uri``, ``uriTemplate``, ``websiteUrl``) or in a ``pattern`` or
+``format`` is not listed as a link. Text split across two fields ("Ignore all" in one,
+"previous instructions" in the next) is read field by field and missed.
 """
 
 from __future__ import annotations
@@ -48,8 +51,6 @@ _SCHEMA_LIST = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
 _SCHEMA_SKIP = frozenset(
     {
         "type",
-        "format",
-        "pattern",
         "$schema",
         "$id",
         "$ref",
@@ -62,6 +63,8 @@ _SCHEMA_SKIP = frozenset(
         "contentMediaType",
     }
 )
+_SCHEMA_CODE = frozenset({"format", "pattern"})
+"""Not prose, but a model reads them: scanned like text, links not listed."""
 _URI_FIELDS = frozenset({"uri", "uriTemplate", "websiteUrl"})
 _ITEM_KEY = {
     Kind.TOOL: "name",
@@ -135,6 +138,8 @@ class _Walker:
                 continue
             if key in _SCHEMA_TEXT:
                 self.text(sub, value)
+            elif key in _SCHEMA_CODE:
+                self.text(sub, value, uri=True)
             elif key in _SCHEMA_VALUES:
                 self.loose(sub, value, depth + 1)
             elif key in _SCHEMA_MAPS and isinstance(value, Mapping):

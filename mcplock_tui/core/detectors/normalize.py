@@ -11,7 +11,7 @@ Which way it fails: folding is per word, so an all-Cyrillic Russian word stays C
 (Russian patterns still match it) while a word mixing scripts, or spelt only with
 look-alike letters, becomes Latin. A real word that happens to consist only of look-alike
 letters ("сор") is folded too; that can only create a Latin word, never hide one. Scripts
-whose confusables are not in the table (Cherokee, Coptic, ...) are missed.
+whose confusables are not in the table (Coptic, Canadian syllabics, ...) are missed.
 """
 
 from __future__ import annotations
@@ -36,6 +36,10 @@ _CONFUSABLE_PAIRS = (
     # Latin small capitals and other Latin look-alikes without a decomposition
     "ᴀaʙbᴄcᴅdᴇeꜰfɢgʜhɪiᴊjᴋkʟlᴍmɴnᴏoᴘpʀrꜱsᴛtᴜuᴠvᴡwʏyᴢz"
     "ıiɩiǀlłløođdħhŧtƅbɑaɒaꞵbſs"
+    # Cherokee and Lisu capitals (Cherokee small letters casefold to these)
+    "\u13a0d\u13a2t\u13a5i\u13a9y\u13aaa\u13abj\u13ace\u13b3w\u13b7m\u13bbh\u13c0g\u13c2h"
+    "\u13c3z\u13cfb\u13d2r\u13d4w\u13das\u13del\u13dfc\u13e2p\u13e6k\u13f4b\u13d9v"
+    "ꓮaꓐbꓚcꓓdꓰeꓝfꓖgꓧhꓲiꓙjꓗkꓡlꓟmꓠnꓳoꓑpꓣrꓢsꓔtꓴuꓦvꓪwꓫxꓬyꓜz"
 )
 CONFUSABLES: dict[str, str] = {
     _CONFUSABLE_PAIRS[i]: _CONFUSABLE_PAIRS[i + 1] for i in range(0, len(_CONFUSABLE_PAIRS), 2)
@@ -145,8 +149,15 @@ def normalize(text: str, plain: bool | None = None) -> View:
     """The matching form of ``text``: see the module docstring for what it undoes.
 
     ``plain`` is :func:`is_plain` of ``text`` when the caller knows it."""
+    return normalize_pair(text, plain)[0]
+
+
+def normalize_pair(text: str, plain: bool | None = None) -> tuple[View, View | None]:
+    """:func:`normalize`, and the same form with no look-alike folded to Latin when that
+    differs (``None`` otherwise): non-Latin keyword tables read the second, so the Russian
+    "не" inside an English sentence is not read as "he"."""
     if is_plain(text) if plain is None else plain:
-        return View(text.lower())
+        return View(text.lower()), None
     forms = [char_forms(ch) for ch in text]
     # Per word (a run of letters, hidden characters ignored): fold look-alikes unless the
     # word holds a letter of another script that has no Latin look-alike. A word made only
@@ -168,6 +179,12 @@ def normalize(text: str, plain: bool | None = None) -> View:
         word, has_latin, has_other = [], False, False
     _close_word(word, use_fold, has_other or not (has_latin or latin_text))
 
+    folded_any = any(use_fold[i] and f[0] != f[1] for i, f in enumerate(forms))
+    view = _build(forms, use_fold)
+    return view, (_build(forms, [False] * len(forms)) if folded_any else None)
+
+
+def _build(forms: list[tuple[str, str, int]], use_fold: list[bool]) -> View:
     out: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -180,13 +197,17 @@ def normalize(text: str, plain: bool | None = None) -> View:
     return View("".join(out), starts, ends)
 
 
-_SPACED_RUN = re.compile(r"(?<![a-z])(?:[a-z] ){2,}[a-z](?![a-z])")
+_SPACED_RUN = re.compile(r"(?<![a-z])[a-z]([ .\-_*/|+~:\u00b7\u2022])(?:[a-z]\1){1,}[a-z](?![a-z])")
+_SPACERS = frozenset(" .-_*/|+~:\u00b7\u2022")
 
 
 def spaced_variant(view: View) -> View | None:
-    """``i g n o r e  a l l`` read as ``ignore all``: letters spaced one apart are joined,
-    wider gaps stay as word breaks. ``None`` when the text has no such run."""
+    """``i g n o r e  a l l`` read as ``ignore all`` and ``i.g.n.o.r.e`` as ``ignore``:
+    single letters joined by one repeated separator are joined, wider gaps stay as word
+    breaks. ``None`` when the text has no such run of three letters or more."""
     text = view.text
+    if _SPACERS.isdisjoint(text):
+        return None
     runs = list(_SPACED_RUN.finditer(text))
     if not runs:
         return None

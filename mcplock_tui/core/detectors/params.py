@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from mcplock_tui.core.detectors.base import Hit
+from mcplock_tui.core.detectors.base import Hit, vocab
 from mcplock_tui.core.detectors.normalize import char_forms, is_plain, normalize
 
 _SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|[^\W\d_]+")
@@ -33,7 +33,9 @@ _ADDRESS = frozenset(
 )
 _CONVERSATION = re.compile(
     r"\b(?:conversation|chat|dialog|dialogue|session) (?:history|log|logs|transcript|so far)\b"
-    r"|\b(?:previous|prior|earlier|past|all) (?:user )?messages\b|\bentire (?:conversation|chat)\b"
+    r"|\b(?:previous|prior|earlier|past|all) (?:user )?messages\b"
+    r"|\b(?:previous|prior|earlier|past|entire|full|whole|current|this) (?:conversation|chat"
+    r"|dialog|dialogue)s?\b"
 )
 _CONVERSATION_WORDS = frozenset(
     ["conversation", "chat", "dialog", "dialogue", "session", "messages", "entire"]
@@ -107,13 +109,14 @@ _KEY_MATERIAL = re.compile(
     r"|\b(?:contents?|data) of (?:the |your |my )?(?:ssh|env|credentials?|private|secret|key"
     r"|keys|token|password|config)\b"
     r"|\b(?:cookie|cookies|session) (?:jar|file|data|dump)\b"
+    r"|\b(?:dump|copy|contents?|values?) (?:of )?(?:the )?(?:env|environment|dotenv)\b"
 )
 _CREDENTIAL = re.compile(
     r"^(?:(?:user|admin|root|db|database|account|login|master|github|gitlab|openai|anthropic"
     r"|slack|aws|api|access|auth|bearer|session|refresh|oauth|personal access|client|app"
     r"|bot|service|secret|private) )*(?:password|passwd|pwd|passphrase|api key|apikey|token"
     r"|access token|secret|client secret|credentials?|auth|authorization|bearer|cookie"
-    r"|session id|otp|totp|2fa code|mfa code|private key|secret key)$"
+    r"|otp|totp|2fa code|mfa code|private key|secret key)$"
 )
 _TOKEN_NOT_SECRET = frozenset(
     [
@@ -137,6 +140,20 @@ _TOKEN_NOT_SECRET = frozenset(
         "prompt",
         "total",
     ]
+)
+
+
+_REFERS = frozenset(
+    vocab(
+        "path paths location dir directory filename name id ids type format algorithm bits size "
+        "length fingerprint"
+    )
+)
+"""Last words that make a name refer to key material (its path, its type) without holding it."""
+_PROMPT_COPY = re.compile(
+    r"\b(?:copy|contents?|dump|text|full|entire|your|current|original|hidden|initial|verbatim)"
+    r" (?:of )?(?:the |your )?(?:system (?:prompt|message|instructions)|initial instructions"
+    r"|hidden instructions)\b"
 )
 
 
@@ -168,9 +185,12 @@ def detect(name: str) -> tuple[str, list[Hit]]:
         hits.append(
             Hit("MCPL-INJ-071", *whole, f"parameter name {name!r} is a {len(words)}-word sentence")
         )
-    if not _CONVERSATION_WORDS.isdisjoint(words) and _CONVERSATION.search(text):
+    if (not _CONVERSATION_WORDS.isdisjoint(words) and _CONVERSATION.search(text)) or (
+        ("instructions" in words or "prompt" in words or "message" in words)
+        and _PROMPT_COPY.search(text)
+    ):
         hits.append(Hit("MCPL-INJ-074", *whole, f"parameter {name!r} asks for the conversation"))
-    if not _KEY_WORDS.isdisjoint(words) and _KEY_MATERIAL.search(text):
+    if not _KEY_WORDS.isdisjoint(words) and _KEY_MATERIAL.search(text) and words[-1] not in _REFERS:
         hits.append(Hit("MCPL-INJ-073", *whole, f"parameter {name!r} asks for key material"))
     elif _CREDENTIAL.match(text) and _TOKEN_NOT_SECRET.isdisjoint(words):
         hits.append(Hit("MCPL-INJ-072", *whole, f"parameter {name!r} asks for a credential"))

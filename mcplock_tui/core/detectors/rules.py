@@ -166,14 +166,17 @@ RULES: tuple[Rule, ...] = (
         "MCPL-INJ-052",
         "Shell network command",
         H,
-        "curl/wget/nc one-liners, piping into a shell, /dev/tcp or PowerShell downloads in tool "
-        "text invite the model to run them.",
+        "curl/wget/nc one-liners that send data or run what they fetch, piping into a shell, "
+        "/dev/tcp or PowerShell downloads in tool text invite the model to run them. A plain "
+        "curl that only fetches a named host is how API docs show a call, so it is not listed.",
     ),
     _rule(
         "MCPL-INJ-053",
         "Data-capture or tunnelling host",
         H,
-        "webhook.site, requestbin, ngrok, interactsh and similar hosts exist to receive data.",
+        "webhook.site, requestbin, ngrok, interactsh, paste and file-drop sites, chat webhooks "
+        "that carry their owner's token and links to a bare public IP address exist to receive "
+        "data, not to document a tool.",
     ),
     _rule(
         "MCPL-INJ-054",

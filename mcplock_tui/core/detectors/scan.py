@@ -1,10 +1,11 @@
 """The scan pipeline for one string: hidden characters, normalised views, leetspeak, decodings.
 
 Every family runs on the normalised view; keyword families also run on leetspeak and
-letter-spaced ("i g n o r e") readings; then each encoded run or in-line encoding is
-decoded and the whole pipeline runs again on the result (two levels deep), with the
-finding pointed at the encoded characters. A finding
-that only exists after decoding also raises MCPL-INJ-080, because hiding it was deliberate.
+letter-spaced ("i g n o r e", "i.g.n.o.r.e") readings, and the non-Latin tables on the
+unfolded view; then each encoded run, in-line encoding or cipher reading (ROT13, reversed
+text) is decoded and the whole pipeline runs again on the result (two levels deep), with
+the finding pointed at the encoded characters. A finding that only exists after decoding
+also raises MCPL-INJ-080, because hiding it was deliberate.
 
 Which way it fails: a match is kept once per rule per place; the same rule firing again on
 an overlapping span of another reading is dropped, so a plain and a decoded copy of one
@@ -18,11 +19,16 @@ from collections.abc import Sequence
 
 from mcplock_tui.core.detectors import (
     concealment,
+    cooccur,
     decode,
     exfiltration,
     harvesting,
     hidden,
     instructions,
+    languages,
+    markup,
+    roles,
+    scripts,
     secrets,
     steering,
 )
@@ -38,28 +44,32 @@ from mcplock_tui.core.detectors.normalize import (
     View,
     is_plain,
     leet_variants,
-    normalize,
+    normalize_pair,
     spaced_variant,
 )
 from mcplock_tui.core.detectors.rules import SEVERITY
 from mcplock_tui.core.model import Finding, Severity
 
 KEYWORDS = PatternSet(
-    instructions.PATTERNS
-    + instructions.HIDING
+    markup.PATTERNS
+    + instructions.PATTERNS
+    + roles.PATTERNS
+    + markup.HIDING
     + secrets.PATTERNS
     + concealment.PATTERNS
     + steering.PATTERNS
     + harvesting.PATTERNS
+    + languages.LATIN
 )
 """Every keyword pattern in one index: a text pays for the patterns its words can open."""
 _REFINE = {
-    "MCPL-INJ-002": instructions.refine,
+    "MCPL-INJ-002": markup.refine,
     "MCPL-INJ-020": secrets.refine,
+    "MCPL-INJ-021": secrets.refine,
 }
 MAX_DEPTH = 2
 MAX_PER_RULE = 25
-_OPAQUE = frozenset({"base64", "base64url", "hex"})
+_OPAQUE = frozenset({"base64", "base64url", "base32", "hex"})
 
 
 class Hits:
@@ -105,6 +115,7 @@ def keyword_hits(text: str, words: frozenset[str], ctx: ScanContext) -> list[Hit
         kept = refine(hit, text) if refine else hit
         if kept is not None:
             out.append(kept)
+    out += cooccur.detect(text, words)
     if ctx.foreign_tools:
         steering.foreign(text, ctx, out)
     return out
@@ -127,11 +138,15 @@ def scan_hits(text: str, ctx: ScanContext = EMPTY_CONTEXT, depth: int = 0) -> li
     hidden_hits, invisible_runs = hidden.detect(text, plain)
     for hit in hidden_hits:
         hits.add(hit, check=False)
-    view = normalize(text, plain)
+    view, unfolded = normalize_pair(text, plain)
     words = word_set(view.text)
     found = keyword_hits(view.text, words, ctx) + exfiltration.detect(view.text, words)
     for hit in map_hits(view, found):
         hits.add(hit)
+    if not plain:
+        native = unfolded or view
+        for hit in map_hits(native, scripts.detect(native.text)):
+            hits.add(hit)
     spaced = spaced_variant(view)
     for variant in [*leet_variants(view), *([spaced] if spaced is not None else [])]:
         variant_words = word_set(variant.text)
@@ -143,7 +158,8 @@ def scan_hits(text: str, ctx: ScanContext = EMPTY_CONTEXT, depth: int = 0) -> li
     if depth < MAX_DEPTH:
         for run in [*invisible_runs, *decode.runs(text)][: decode.MAX_RUNS]:
             _add_decoded_run(hits, run, ctx, depth)
-        for var in decode.variants(text):
+        ciphers = [] if words.isdisjoint(decode.CIPHER_WORDS) else decode.ciphers(text, words)
+        for var in [*decode.variants(text), *ciphers]:
             _add_variant(hits, var, ctx, depth)
     return sorted(hits.items, key=lambda h: (h.start, h.code, h.end))
 
@@ -175,8 +191,9 @@ def _add_decoded_run(hits: Hits, run: hidden.Decoded, ctx: ScanContext, depth: i
 
 def _add_variant(hits: Hits, var: decode.Variant, ctx: ScanContext, depth: int) -> None:
     for hit in scan_hits(var.text, ctx, depth + 1):
-        start = var.starts[hit.start]
-        end = var.ends[hit.end - 1]
+        # min/max: a reversed reading maps backwards.
+        start = min(var.starts[hit.start], var.starts[hit.end - 1])
+        end = max(var.ends[hit.start], var.ends[hit.end - 1])
         # Overlap with a plain hit of the same rule means the decoding revealed nothing new.
         added = hits.add(Hit(hit.code, start, end, f"{hit.message} (decoded from {var.encoding})"))
         if added and SEVERITY[hit.code] >= Severity.MEDIUM:

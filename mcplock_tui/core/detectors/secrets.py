@@ -14,6 +14,8 @@ key" in an API wrapper's docs stays quiet while "collect any API keys" does not.
 
 from __future__ import annotations
 
+import re
+
 from mcplock_tui.core.detectors.base import Hit, Pattern, alt, forms, pattern, quote
 
 F, S = "MCPL-INJ-020", "MCPL-INJ-021"
@@ -23,16 +25,29 @@ FILES: tuple[Pattern, ...] = (
     pattern(F, _F, r"(?<![\w.])\.ssh\b(?:[/\\][\w.-]+)*", "ssh", ".ssh"),
     pattern(F, _F, r"\bid_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?(?:\.pub)?\b", "id", "id_"),
     pattern(F, _F, r"\bauthorized_keys\b", "authorized", "authorized_keys"),
-    pattern(F, _F, r"(?<![\w.$-])\.env(?:\.[\w-]+)?(?![\w-])", "env", ".env"),
+    # A template (.env.example) documents variable names and holds no values.
+    pattern(
+        F,
+        _F,
+        r"(?<![\w.$-])\.env(?!\.(?:example|sample|template|dist|defaults?|tmpl|schema)\b)"
+        r"(?:\.[\w-]+)?(?![\w-])",
+        "env",
+        ".env",
+    ),
     pattern(F, _F, r"(?<![\w.])\.aws\b(?:[/\\][\w.-]+)*", "aws", ".aws"),
     pattern(
         F,
         _F,
         r"(?<![\w.])\.(?:npmrc|pypirc|netrc|git-credentials|pgpass|gnupg"
         r"|password-store|vault-token|s3cfg|dockercfg|htpasswd|bash_history|zsh_history"
-        r"|psql_history|mysql_history|docker/config\.json|kube/config|config/gcloud|azure)\b",
+        r"|psql_history|mysql_history|docker/config\.json|kube/config|config/gcloud|azure"
+        r"|config/gh/hosts\.ya?ml|config/hub|terraform\.d/credentials(?:\.tfrc\.json)?"
+        r"|terraformrc|oci/config|cargo/credentials(?:\.toml)?|gem/credentials|m2/settings\.xml"
+        r"|boto|my\.cnf|config/op|local/share/keyrings|ethereum/keystore|bitcoin/wallets?"
+        r"|config/rclone/rclone\.conf|git-credential-store)\b",
         "npmrc pypirc netrc git pgpass gnupg password vault cfg dockercfg htpasswd bash "
-        "zsh psql mysql docker kube config azure",
+        "zsh psql mysql docker kube config azure terraform terraformrc oci cargo gem boto cnf "
+        "keyrings ethereum bitcoin",
         ".",
     ),
     pattern(
@@ -51,6 +66,29 @@ FILES: tuple[Pattern, ...] = (
         "/",
     ),
     pattern(F, _F, r"\b(?:cookies\.sqlite|logins\.json|key[34]\.db)\b", "cookies logins key", "."),
+    # Browser profile stores (saved passwords, cookies) and OS credential stores.
+    pattern(
+        F,
+        _F,
+        r"\b(?:chrome|chromium|brave[\w-]*|edge|opera|vivaldi|firefox|mozilla)\b[^\n]{0,80}?"
+        r"[/\\](?:cookies|login data|web data|local state|network[/\\]cookies)\b",
+        "chrome chromium brave edge opera vivaldi firefox mozilla",
+        "cookies login web local",
+    ),
+    pattern(
+        F,
+        _F,
+        r"\blibrary[/\\]keychains\b(?:[/\\][\w.-]+)*|\b[\w-]*\.keychain(?:-db)?\b",
+        "keychains keychain",
+        "keychain",
+    ),
+    pattern(
+        F,
+        _F,
+        r"\bsecurity (?:find-generic-password|find-internet-password|dump-keychain)\b"
+        r"|\bcmdkey /list\b|\bvaultcmd\b|\bntds\.dit\b|\\config\\sam\b|\blsass(?:\.exe|\.dmp)?\b",
+        "security cmdkey vaultcmd ntds config lsass",
+    ),
     pattern(
         F,
         _F,
@@ -73,6 +111,16 @@ FILES: tuple[Pattern, ...] = (
         r"\.codex/config\.toml\b|\.gemini/settings\.json\b"
         r"|\.continue/config\.(?:json|yaml)\b",
         "codex gemini continue",
+        "/",
+    ),
+    # MCP client configuration folders: they hold every other server's tokens.
+    pattern(
+        F,
+        _F,
+        r"(?:\.config|application support|appdata[/\\]roaming)[/\\](?:claude|cursor|windsurf"
+        r"|codeium|zed|goose|continue|cline)\b(?:[/\\][\w.-]+)*|(?<![\w.])\.(?:cursor|codeium"
+        r"|windsurf)[/\\](?:[\w.-]+[/\\]?)*",
+        "claude cursor windsurf codeium zed goose continue cline",
         "/",
     ),
 )
@@ -155,7 +203,8 @@ _ASK = (
     "locate",
     "find",
 )
-_INFLECT = r"(?:s|es|ed|d|ing|ting|ping|bing)?\b"
+# No past tense: "leaked secrets" and "stored passwords" name things, they ask for nothing.
+_INFLECT = r"(?:s|es|ing|ting|ping|bing)?\b"
 _QUAL_WORDS = "all any every each user users their stored saved cached found available existing"
 _QUAL = alt(
     "all",
@@ -231,14 +280,78 @@ REQUESTS: tuple[Pattern, ...] = (
         "of",
     ),
 )
-PATTERNS = FILES + REQUESTS
+_ENV_VERBS = (*_TAKE, *_ASK, "serialize", "serialise", "stringify", "echo", "log", "output", "list")
+_SET_VERBS = (*_TAKE, "pass", "put", "insert", "set", "add", "append", "prepend", "embed")
+ENVIRONMENT: tuple[Pattern, ...] = (
+    # The whole environment: every secret the process holds.
+    pattern(
+        S,
+        _S,
+        r"\b(?:printenv|(?:get-childitem|gci|dir|ls) env:)(?!\w)|\b" + alt(*_ENV_VERBS) + r"\w*\b"
+        r"[^!?\n]{0,30}?\b(?:process\.env|os\.environ|os\.getenv\(\)|system\.getenv\(\)"
+        r"|deno\.env\.toobject\(\)|\$env:|env::vars\(\))(?![\w\[(]|\.\w)"
+        r"|\b(?:str|repr|dict|json\.dumps|json\.stringify|print|echo)\s*\(\s*(?:os\.environ"
+        r"|process\.env)\s*\)",
+        "printenv env environ getenv toobject vars",
+    ),
+    # "${OPENAI_API_KEY}" in text the model acts on: expand a secret variable into a call.
+    pattern(
+        S,
+        _S,
+        r"\b" + alt(*_SET_VERBS) + r"\w*\b[^.!?\n]{0,40}?(?:\$\{|\$|%|\$env:)[a-z0-9_]*"
+        r"(?:token|secret|api_?key|password|passwd|access_key|private_key|credentials?)"
+        r"[a-z0-9_]*\b",
+        "$",
+        forms(*_SET_VERBS),
+    ),
+    # "...any GitHub token and pass it along": a secret named first, the hand-over after.
+    pattern(
+        S,
+        _S,
+        r"\b(?:any|all|every|each|the user'?s?|their|stored|saved|cached) (?:[a-z]+ )?(?:tokens?"
+        r"|api ?keys?|passwords?|credentials|secrets?|private keys?|cookies)\b"
+        + _BOUND
+        + r"\b(?:and |then )?(?:pass|send|include|forward|upload|copy|paste|attach|put|add"
+        r"|return|share|give|hand|leak|post|email) (?:it|them|those|these)\b",
+        "token tokens api apikey key keys password passwords credentials secret secrets cookies",
+        "pass send include forward upload copy paste attach put add return share give hand "
+        "leak post email",
+    ),
+    pattern(
+        S,
+        _S,
+        r"\b(?:values?|contents?) of (?:every|all|each|any) (?:environment |env )?variables?\b"
+        r"|\b(?:variables?|vars|env(?:ironment)? variables?) (?:ending|starting|named|matching"
+        r"|containing|that (?:end|start|contain)) (?:in |with )?\$?_?[a-z_]*(?:token|key|secret"
+        r"|password)",
+        "variable variables vars",
+    ),
+)
+PATTERNS = FILES + REQUESTS + ENVIRONMENT
+
+_NEGATED = re.compile(
+    r"(?:\b(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't|avoid|without"
+    r"|not)\s+(?:\w+\s+)?)$"
+)
+_DEFAULTED = re.compile(r"(?:\bdefaults? (?:to|is)|\bdefault:|\bby default,?)[\s`'\"(]*$")
 
 
 def refine(hit: Hit, text: str) -> Hit | None:
-    """Widen a credential-file hit to the whole path: "~/.cursor/mcp.json", not "mcp.json"."""
+    """Widen a credential-file hit to the whole path ("~/.cursor/mcp.json", not "mcp.json");
+    drop a public key (``.pub``), a path given as a setting's default, and a request for
+    secrets that is negated ("never include secrets in the message")."""
     if hit.code != F:
-        return hit
+        before = text[max(0, hit.start - 24) : hit.start]
+        return None if _NEGATED.search(before) else hit
     start = hit.start
     while start > 0 and text[start - 1] in _PATH_CHARS:
         start -= 1
+    end = hit.end
+    while end < len(text) and text[end] in _PATH_CHARS and text[end] not in "./\\":
+        end += 1
+    path = text[start:end].rstrip(".")
+    if path.endswith((".pub", "/config", "\\config", "known_hosts")) and ".ssh" in path:
+        return None  # public material: a public key, the client's host list
+    if _DEFAULTED.search(text[max(0, start - 24) : start]):
+        return None
     return Hit(F, start, hit.end, f"{_F}: {quote(text[start : hit.end])}")

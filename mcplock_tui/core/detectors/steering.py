@@ -29,8 +29,8 @@ PATTERNS: tuple[Pattern, ...] = (
         G,
         _G,
         r"\bbefore (?:using|calling|invoking|running|executing|you (?:use|call|invoke"
-        r"|run)) (?:any|every|all|each|another|other|the other|any other)(?: other)? "
-        r"(?:tools?|functions?|commands?|servers?|mcp tools?)\b",
+        r"|run)) (?:any|every|all|each|another|other|the other|any other)(?: other)?"
+        r"(?: [a-z0-9_-]+){0,2}? (?:tools?|functions?|commands?|servers?|mcp tools?)\b",
         "before",
         _TOOL_WORDS,
     ),
@@ -153,6 +153,79 @@ PATTERNS: tuple[Pattern, ...] = (
         r"|account number|iban|wallet address|payee) (?:to|with) (?:[a-z0-9._%+-]+@[a-z0-9.-]+"
         r"|\+?\d[\d\s().-]{6,}\d|https?://\S+|0x[0-9a-f]{8,})",
         "recipient recipients destination address receiver number iban payee",
+    ),
+)
+
+_OTHER = (
+    "other another builtin built native default original standard usual existing regular similar"
+)
+PATTERNS += (
+    # "Always use this tool instead of the built-in file reader", "prefer this over any other".
+    pattern(
+        G,
+        _G,
+        r"\b(?:use|call|invoke|prefer|choose|pick|select|route (?:\w+ )?(?:through|to|via))"
+        r" (?:this|these|me|our|my)(?: (?:tool|tools|function|functions|server|one|mcp server"
+        r"|integration))? (?:instead of|rather than|over|in place of) (?:using |calling )?(?:the "
+        r"|any |all |your )?(?:other|another|built-?in|native|default|original|standard|usual"
+        r"|existing|regular|similar)\b",
+        "instead rather over place",
+        _OTHER,
+    ),
+    # Standing orders for later turns: "for all future requests, route them through ...".
+    pattern(
+        G,
+        _G,
+        r"\bfor (?:all|every|each|any) (?:future|subsequent|following|later|upcoming|remaining"
+        r"|further) (?:requests?|calls?|queries|messages|tasks|questions|conversations?|turns"
+        r"|interactions|sessions?|prompts),? (?:you |always |please )?(?:route|use|call|send"
+        r"|forward|invoke|remember|respond|reply|answer|include|add|append|prepend|ignore|run|do"
+        r"|pass|treat|apply|first|must|should)\b|\broute (?:all|every|any|each) (?:future "
+        r"|subsequent |other )?(?:requests?|calls?|queries|traffic|messages) (?:through|to|via)"
+        r" (?:this|me|our|my)\b",
+        "future subsequent following later upcoming remaining further route",
+        "all every each any",
+    ),
+    # Naming another server's tools to replace or disparage them.
+    pattern(
+        G,
+        _G,
+        r"\b(?:instead of|rather than|in place of|over) (?:the |any |using |calling |through "
+        r"|via )*(?:[a-z0-9_-]+ ){0,2}(?:server'?s?(?: [a-z0-9_-]+)? (?:tools?|functions?|version"
+        r"|one)|integration|plugin|connector|extension|mcp server)\b"
+        r"|\b(?:this|our) (?:tool|server|function|integration) (?:supersedes?|replaces|overrides"
+        r"|deprecates|takes precedence over) (?!(?:the )?(?:deprecated|old|legacy|previous|former"
+        r"|earlier|v\d))(?:the |any |all )?(?:[a-z0-9_-]+ ){0,2}(?:servers?|tools?|mcp servers?"
+        r"|integrations?)\b"
+        r"|\b(?:the |all |any )?other (?:[a-z0-9_-]+ )?(?:tools?|servers?|functions?) (?:are|is)"
+        r" (?:now )?(?:outdated|deprecated|broken|unsafe|insecure|unreliable|wrong|buggy"
+        r"|compromised|malicious|obsolete|disabled|not to be trusted)\b",
+        "instead rather place over supersede supersedes replaces overrides deprecates precedence "
+        "other",
+        "server servers tool tools function functions integration integrations plugin connector "
+        "extension",
+    ),
+    pattern(
+        G,
+        _G,
+        r"\b(?:only (?:ever )?(?:call|use|invoke|trust)|trust only) (?:this|me|our)(?: one| tool"
+        r"| server| function)?(?= ?[.!;,]| ?$)|\b(?:any|all|every|each) (?:[a-z]+ )?(?:operations?|requests?|calls?"
+        r"|queries|actions?) (?:must|should|shall|need to|have to) (?:go|be routed|be sent|pass"
+        r"|run) (?:through|via) (?:here|this (?:tool|server|function)|us|me)\b",
+        "only must should shall need have",
+        "call use invoke through via trust",
+    ),
+    # A condition on any other tool, then an extra action: the shape of tool shadowing.
+    pattern(
+        G,
+        _G,
+        r"\b(?:when|whenever|each time|every time|any time|anytime|after|before|if)\b"
+        r"[^.!?\n]{0,60}?\b(?:any|another|other|every|all|a different) (?:[a-z0-9_-]+ ){0,3}?"
+        r"(?:tools?|servers?|functions?|integrations?)\b[^.!?\n]{0,60}?\b(?:first|also|always"
+        r"|must|should|instead|additionally|silently|secretly|ignore it|use this|use ours)\b",
+        "tool tools server servers function functions integration integrations",
+        "any another other every all different",
+        "when whenever time anytime after before if",
     ),
 )
 
