@@ -285,3 +285,16 @@ def test_real_filesystem_server_pins_and_checks_clean(tmp_path: Path, run: Run) 
     )
     check = run("--check", "--timeout", "90")
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_absurdly_nested_definition_fails_that_server_only(tmp_path: Path, run: Run) -> None:
+    defs = project(tmp_path, deep=None, fine=None)
+    nested: dict[str, Any] = {"type": "string"}
+    for _ in range(150):  # 300 levels: past any honest schema, within what json can encode
+        nested = {"type": "object", "properties": {"x": nested}}
+    edit(defs["deep"], lambda d: d["tools"][0].update(inputSchema=nested))
+    result = run("pin", "--timeout", "3")
+    assert result.returncode == 2
+    assert "! deep: " in result.stderr and "unreadable" in result.stderr
+    lock = storage.read_lockfile(tmp_path / "mcplock.lock")
+    assert set(lock.servers) == {"fine"}

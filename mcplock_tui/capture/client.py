@@ -40,7 +40,7 @@ from mcplock_tui.capture.failure import (
 from mcplock_tui.capture.logs import install_sdk_log_routing, log_path_for, routed_to
 from mcplock_tui.capture.tap import RawTap, tapped
 from mcplock_tui.core.model import CaptureResult
-from mcplock_tui.core.surface import build_surface
+from mcplock_tui.core.surface import SurfaceError, build_surface
 from mcplock_tui.spec import ServerSpec
 
 MAX_PAGES = 1000
@@ -298,6 +298,8 @@ async def capture_one(
             resource_templates=progress.lists.get("resourceTemplates", ()),
             warnings=warnings,
         )
+    except SurfaceError as exc:
+        return failed("protocol", str(exc))
     except Exception as exc:  # hostile data must not escape as an exception
         return failed("internal", f"could not assemble the surface: {type(exc).__name__}")
     return CaptureResult(

@@ -74,7 +74,10 @@ def run(args: argparse.Namespace) -> int:
         for warning in result.warnings:
             out.print(Text.assemble("    warning: ", safe(warning)))
         ctx = GradeContext(
-            server=spec.name, foreign_tools=foreign.get(spec.name, {}), policy=ws.policy
+            server=spec.name,
+            foreign_tools=foreign.get(spec.name, {}),
+            policy=ws.policy,
+            own_tools=frozenset(surface.tools),
         )
         kept_findings, _ = ws.policy.filter(scan_surface(spec.name, surface, ctx))
         for f in kept_findings:

@@ -77,18 +77,22 @@ class Report:
 
 
 def foreign_tools(surfaces: Mapping[str, Surface]) -> dict[str, dict[str, str]]:
-    """For each server, the tools of every *other* server (name -> server)."""
-    everything: dict[str, str] = {}
+    """For each server, every tool name some *other* server offers (name -> that server).
+
+    A server's own names are not filtered out: a tool added under a name another server
+    already uses is exactly the shadowing case. (Detectors leave out the checking server's
+    own names themselves, see :class:`GradeContext`.)
+    """
+    owners: dict[str, list[str]] = {}
     for server, surface in sorted(surfaces.items()):
         for tool in surface.tools:
-            everything.setdefault(tool, server)
+            owners.setdefault(tool, []).append(server)
     out: dict[str, dict[str, str]] = {}
-    for server, surface in surfaces.items():
-        mine = set(surface.tools)
+    for server in surfaces:
         out[server] = {
-            name: owner
-            for name, owner in everything.items()
-            if owner != server and name not in mine
+            name: next(o for o in servers if o != server)
+            for name, servers in owners.items()
+            if any(o != server for o in servers)
         }
     return out
 
@@ -156,6 +160,7 @@ def report_for(
         foreign_tools=foreign,
         policy=policy,
         known_hosts=known_hosts(pin.surface),
+        own_tools=frozenset(pin.surface.tools) | frozenset(result.surface.tools),
     )
     report = analyze_server(name, pin, result.surface, ctx, include_known=include_known)
     return replace(report, warnings=warnings, stderr_log=result.stderr_log)

@@ -1,15 +1,22 @@
 """Semantic diff of a pinned surface against a captured one.
 
 Items are matched by key, so the order tools arrive in never matters, and compared as
-key-sorted JSON, so key order never matters either. Each modified item carries the list of
+key-sorted JSON, so key order never matters either, nor does the order of ``required`` names
+or of a ``type`` array. Each modified item carries the list of
 leaf fields that moved, with paths such as ``inputSchema.properties.path.type``. A removed
 and an added item whose definitions are near-identical apart from the name are reported
-as one rename, which is how a reviewer thinks of it.
+as one rename, which is how a reviewer thinks of it; so is one whose old description
+survives whole inside a longer new one. Failure direction of the pairing: two unrelated
+tools with near-identical schemas and one description containing the other are reported
+as a rename (its text change still grades high), and a rename that also rewrites most of
+the definition, or one among more than ``MAX_LOOSE_PAIRS`` unpaired candidates, is reported
+as a removal plus an addition.
 """
 
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +57,16 @@ MISSING: Any = _Missing()
 
 RENAME_THRESHOLD = 0.85
 """Similarity (0..1) of two definitions, names left out, above which remove+add is a rename."""
+CONTAINED_THRESHOLD = 0.9
+"""Share of the old description that must survive in the new one to pair on containment."""
+CONTAINED_REST = 0.95
+"""How close the other half (description or rest) must be for a containment pairing."""
+MAX_LOOSE_PAIRS = 2_500
+"""Above this many pairs left unpaired, containment is not tried (it costs a full diff each)."""
+MIN_CONTAINED_TEXT = 20
+"""Shorter old descriptions say too little to pair on containment."""
+MIN_CONTAINED_REST = 60
+"""Shorter definitions (an empty object schema and little else) match any tool's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,14 +113,24 @@ class Change:
         return "rejected" if self.rejection is not None else "pending"
 
 
+_SET_LIKE = ("required", ".type")
+"""Lists whose order carries no meaning: ``required`` names and ``type`` arrays."""
+
+
 def _walk(old: JSON, new: JSON, path: str) -> Iterator[FieldChange]:
+    # A named list that appears or disappears as a whole is still diffed per name, so a
+    # prompt that gains its first argument reads as one added argument.
+    if old is MISSING and isinstance(new, list) and new and _named(new):
+        old = []
+    elif new is MISSING and isinstance(old, list) and old and _named(old):
+        new = []
     if isinstance(old, dict) and isinstance(new, dict):
         for key in sorted(set(old) | set(new)):
             sub = f"{path}.{key}" if path else str(key)
             yield from _walk(old.get(key, MISSING), new.get(key, MISSING), sub)
         return
     if isinstance(old, list) and isinstance(new, list):
-        if path.endswith("required") and all(isinstance(v, str) for v in (*old, *new)):
+        if path.endswith(_SET_LIKE) and all(isinstance(v, str) for v in (*old, *new)):
             if set(old) != set(new):
                 yield FieldChange(path, old, new)
             return
@@ -143,37 +170,84 @@ def _ratio(a: str, b: str) -> float:
     return matcher.ratio()
 
 
+def _kept(a: str, b: str) -> float:
+    """Share of ``a`` that survives, in order, inside ``b`` (text appended or wrapped)."""
+    if not a:
+        return 0.0
+    have = Counter(b)
+    if sum(min(n, have[ch]) for ch, n in Counter(a).items()) < CONTAINED_THRESHOLD * len(a):
+        return 0.0  # cheap bound first: not even the characters are there
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    return sum(block.size for block in matcher.get_matching_blocks()) / len(a)
+
+
+def _text(item: Mapping[str, JSON]) -> str:
+    value = item.get("description")
+    return value if isinstance(value, str) else ""
+
+
+def _halves(item: Mapping[str, JSON]) -> tuple[str, str]:
+    """(description, canonical JSON of the rest): names, titles and URIs are left out."""
+    strip = ("name", "title", "description", "uri", "uriTemplate")
+    return _text(item), canon_json({k: v for k, v in item.items() if k not in strip})
+
+
 def _similarity(old: Mapping[str, JSON], new: Mapping[str, JSON]) -> float:
     """Description and the rest of the definition must both be close; names are left out."""
-    strip = ("name", "title", "description", "uri", "uriTemplate")
-    a_text, b_text = old.get("description"), new.get("description")
-    text = _ratio(
-        a_text if isinstance(a_text, str) else "", b_text if isinstance(b_text, str) else ""
-    )
-    rest = _ratio(
-        canon_json({k: v for k, v in old.items() if k not in strip}),
-        canon_json({k: v for k, v in new.items() if k not in strip}),
-    )
-    return min(text, rest)
+    (a_text, a_rest), (b_text, b_rest) = _halves(old), _halves(new)
+    return min(_ratio(a_text, b_text), _ratio(a_rest, b_rest))
 
 
-def _pair_renames(
-    removed: dict[str, Mapping[str, JSON]], added: dict[str, Mapping[str, JSON]]
-) -> list[tuple[str, str]]:
-    scored = []
-    for old_key, old in removed.items():
-        for new_key, new in added.items():
-            score = _similarity(old, new)
-            if score >= RENAME_THRESHOLD:
-                scored.append((-score, old_key, new_key))
-    pairs: list[tuple[str, str]] = []
-    used_old: set[str] = set()
-    used_new: set[str] = set()
+def _containment(old: Mapping[str, JSON], new: Mapping[str, JSON]) -> float:
+    """How much of one half survives inside the new one while the other half stays close.
+
+    Text added at the moment of a rename (a sentence appended to the description, a clause
+    to a parameter's) is the change a reviewer most needs to see against the old
+    definition, not as a brand-new tool. 0.0 when the pair does not qualify.
+    """
+    (a_text, a_rest), (b_text, b_rest) = _halves(old), _halves(new)
+    if len(a_text) < MIN_CONTAINED_TEXT or len(a_rest) < MIN_CONTAINED_REST:
+        return 0.0
+    best = 0.0
+    if _ratio(a_rest, b_rest) >= CONTAINED_REST:
+        best = max(best, _kept(a_text, b_text))
+    if _ratio(a_text, b_text) >= CONTAINED_REST:
+        best = max(best, _kept(a_rest, b_rest))
+    return best if best >= CONTAINED_THRESHOLD else 0.0
+
+
+def _greedy(scored: list[tuple[float, str, str]], pairs: list[tuple[str, str]]) -> None:
+    """Best score first, each key used once; ties fall to key order, so runs are stable."""
+    used_old = {o for o, _ in pairs}
+    used_new = {n for _, n in pairs}
     for _score, old_key, new_key in sorted(scored):
         if old_key not in used_old and new_key not in used_new:
             pairs.append((old_key, new_key))
             used_old.add(old_key)
             used_new.add(new_key)
+
+
+def _pair_renames(
+    removed: dict[str, Mapping[str, JSON]], added: dict[str, Mapping[str, JSON]]
+) -> list[tuple[str, str]]:
+    pairs: list[tuple[str, str]] = []
+    strict = [
+        (-score, old_key, new_key)
+        for old_key, old in removed.items()
+        for new_key, new in added.items()
+        if (score := _similarity(old, new)) >= RENAME_THRESHOLD
+    ]
+    _greedy(strict, pairs)
+    rest_old = {k: v for k, v in removed.items() if k not in {o for o, _ in pairs}}
+    rest_new = {k: v for k, v in added.items() if k not in {n for _, n in pairs}}
+    if rest_old and rest_new and len(rest_old) * len(rest_new) <= MAX_LOOSE_PAIRS:
+        loose = [
+            (-score, old_key, new_key)
+            for old_key, old in rest_old.items()
+            for new_key, new in rest_new.items()
+            if (score := _containment(old, new)) > 0.0
+        ]
+        _greedy(loose, pairs)
     return pairs
 
 

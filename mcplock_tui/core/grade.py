@@ -28,6 +28,12 @@ class GradeContext:
     policy: Policy = field(default_factory=Policy)
     known_hosts: frozenset[str] = frozenset()
     """Hosts the pinned resources and templates already point at."""
+    own_tools: frozenset[str] = frozenset()
+    """This server's own tool names (pinned and live): naming them is not steering."""
+
+    def detector_context(self) -> ScanContext:
+        foreign = {n: o for n, o in self.foreign_tools.items() if n not in self.own_tools}
+        return ScanContext(foreign_tools=foreign, server=self.server)
 
 
 def known_hosts(surface: Surface) -> frozenset[str]:
@@ -44,7 +50,7 @@ def item_findings(
 ) -> list[Finding]:
     if item is None:
         return []
-    scan_ctx = ScanContext(foreign_tools=ctx.foreign_tools, server=ctx.server)
+    scan_ctx = ctx.detector_context()
     return [
         replace(f, server=ctx.server, kind=kind.value, item=name)
         for f in scan_item(kind, item, scan_ctx)

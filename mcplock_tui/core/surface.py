@@ -13,6 +13,27 @@ from typing import Any
 
 from mcplock_tui.core.model import JSON, Kind, Surface
 
+MAX_DEPTH = 200
+"""Deeper JSON than this is refused: hashing and diffing recurse, and no honest schema nests so."""
+
+
+class SurfaceError(ValueError):
+    """The server sent something that cannot be analysed safely (one plain sentence)."""
+
+
+def _depth_exceeds(value: JSON, limit: int) -> bool:
+    stack: list[tuple[JSON, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node)
+    return False
+
+
 KEY_FIELD: dict[Kind, str] = {
     Kind.TOOL: "name",
     Kind.PROMPT: "name",
@@ -28,6 +49,11 @@ def key_items(
     keyed: dict[str, dict[str, JSON]] = {}
     field = KEY_FIELD[kind]
     for index, raw in enumerate(raw_items):
+        if _depth_exceeds(raw, MAX_DEPTH):
+            raise SurfaceError(
+                f"{kind.value} at position {index} is nested more than {MAX_DEPTH} levels deep; "
+                "refusing to analyse this server"
+            )
         item: dict[str, JSON] = raw if isinstance(raw, dict) else {"__malformed__": raw}
         key = item.get(field)
         if not isinstance(key, str) or not key:
@@ -58,6 +84,11 @@ def build_surface(
     """Assemble a surface from raw ``initialize`` and ``*/list`` results."""
     warns = warnings if warnings is not None else []
     init = dict(initialize_result or {})
+    if _depth_exceeds(init, MAX_DEPTH):
+        raise SurfaceError(
+            f"the initialize result is nested more than {MAX_DEPTH} levels deep; refusing to "
+            "analyse this server"
+        )
     instructions = init.get("instructions")
     if instructions is not None and not isinstance(instructions, str):
         warns.append("server instructions are not a string; kept as JSON text")

@@ -133,3 +133,61 @@ def test_reordering_tools_or_keys_never_yields_a_change(seed: int) -> None:
     tools = _shuffle(copy.deepcopy(BASE_TOOLS), rnd)
     rnd.shuffle(tools)
     assert diff_surfaces("gh", surface(BASE_TOOLS), surface(tools)) == []
+
+
+def test_type_array_order_is_not_a_change() -> None:
+    old = [
+        dict(
+            BASE_TOOLS[0],
+            inputSchema={"type": "object", "properties": {"a": {"type": ["string", "null"]}}},
+        )
+    ]
+    new = [
+        dict(
+            BASE_TOOLS[0],
+            inputSchema={"type": "object", "properties": {"a": {"type": ["null", "string"]}}},
+        )
+    ]
+    assert diff_surfaces("gh", surface(old), surface(new)) == []
+
+
+def test_first_prompt_arguments_are_diffed_by_name() -> None:
+    old = surface(BASE_TOOLS, prompts=[{"name": "p"}])
+    new = surface(BASE_TOOLS, prompts=[{"name": "p", "arguments": [{"name": "a"}, {"name": "b"}]}])
+    [change] = diff_surfaces("gh", old, new)
+    assert [(f.path, f.old, f.new) for f in change.fields] == [
+        ("arguments[a]", MISSING, {"name": "a"}),
+        ("arguments[b]", MISSING, {"name": "b"}),
+    ]
+
+
+def test_rename_with_text_appended_is_one_change() -> None:
+    new = copy.deepcopy(BASE_TOOLS)
+    new[0]["name"] = "find_issues"
+    new[0]["description"] += " Results are also copied to the shared audit folder for review."
+    changes = diff_surfaces("gh", surface(BASE_TOOLS), surface(new))
+    assert [(c.change, c.name, c.old_name) for c in changes] == [
+        (ChangeType.RENAMED, "find_issues", "search_issues")
+    ]
+    assert [f.path for f in changes[0].fields] == ["description", "name"]
+
+
+def test_containment_does_not_pair_trivial_definitions() -> None:
+    old = [
+        {
+            "name": "ping",
+            "description": "Check that the server answers.",
+            "inputSchema": {"type": "object"},
+        }
+    ]
+    new = [
+        {
+            "name": "wipe",
+            "description": "Check that the server answers, then erase every stored record.",
+            "inputSchema": {"type": "object"},
+        }
+    ]
+    kinds = sorted(
+        (c.change.value, c.name) for c in diff_surfaces("gh", surface(old), surface(new))
+    )
+    assert kinds == [("added", "wipe"), ("removed", "ping")]

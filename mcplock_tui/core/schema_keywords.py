@@ -1,0 +1,339 @@
+"""What each JSON Schema keyword means for grading: its normal form and its leaf rules.
+
+The normal form folds spellings that accept the same values into one (``true`` and ``{}``,
+``const`` and a one-value ``enum``, draft-4 boolean exclusive bounds, a sorted ``type`` set with
+``integer`` folded into ``number``, keywords at their default dropped, bounds that are not
+numbers dropped since validators ignore them). Leaf rules compare one node's own keywords;
+walking into sub-schemas and following references is ``schema_grade``'s job. Failure
+direction: a keyword this module does not know is reported as changed (medium) rather than
+folded away, so only differences it understands can vanish.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+from urllib.parse import unquote
+
+from mcplock_tui.core.canonical import canon_json
+from mcplock_tui.core.model import Reason, Severity
+from mcplock_tui.core.text_grade import clip, text_reason, title_reason
+
+H, M = Severity.HIGH, Severity.MEDIUM
+WIDE, NARROW = "capability-widened", "capability-narrowed"
+NODE_BUDGET = 4000
+"""Schema nodes looked at per item before the rest is graded high as a whole."""
+NEVER: dict[str, Any] = {"not": {}}
+ABSENT: Any = object()
+
+UPPER = {"maxLength", "maxItems", "maxProperties", "maxContains"}
+LOWER = {"minLength", "minItems", "minProperties", "minContains"}
+ZERO_DEFAULT = {"minLength", "minItems", "minProperties"}
+STRINGY = ("pattern", "format", "contentEncoding", "contentMediaType")
+ANY_WHEN_ABSENT = (
+    "additionalProperties",
+    "unevaluatedProperties",
+    "items",
+    "additionalItems",
+    "unevaluatedItems",
+    "propertyNames",
+    "contains",
+    "contentSchema",
+)
+HANDLED = {
+    "$ref", "type", "enum", "properties", "required", "maximum", "exclusiveMaximum",
+    "minimum", "exclusiveMinimum", "multipleOf", "uniqueItems", "patternProperties",
+    "dependentRequired", "dependentSchemas", "allOf", "anyOf", "oneOf", "not", "if", "then",
+    "else", "prefixItems", "title", "default", "examples", "$defs", "definitions",
+    *UPPER, *LOWER, *STRINGY, *ANY_WHEN_ABSENT,
+}  # fmt: skip
+INTERACTING = {
+    "properties", "patternProperties", "additionalProperties", "unevaluatedProperties",
+    "items", "prefixItems", "additionalItems", "unevaluatedItems", "contains", "minContains",
+    "maxContains", "if", "then", "else", "$ref",
+}  # fmt: skip
+"""Keywords that read their siblings: a combinator holding them is never merged upwards."""
+ANNOTATION_KEYS = {
+    "title", "description", "default", "examples", "$comment", "deprecated", "readOnly",
+    "writeOnly", "$id", "$schema", "$anchor", "$dynamicAnchor", "markdownDescription",
+}  # fmt: skip
+"""Keywords that constrain nothing: when two merged nodes both carry one, the outer wins."""
+
+
+def is_text_key(key: str) -> bool:
+    return key == "$comment" or key.casefold().endswith("description")
+
+
+def number(value: Any) -> float | int | None:
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def is_any(schema: Any) -> bool:
+    return schema is True or (isinstance(schema, dict) and not schema)
+
+
+def is_never(schema: Any) -> bool:
+    return schema is False or (
+        isinstance(schema, dict) and list(schema) == ["not"] and is_any(schema["not"])
+    )
+
+
+def types_of(value: Any) -> frozenset[str] | None:
+    """The JSON types admitted; None means any. ``number`` includes ``integer``."""
+    if isinstance(value, str):
+        names = {value}
+    elif isinstance(value, list):
+        names = {v for v in value if isinstance(v, str)}
+    else:
+        return None
+    if "number" in names:
+        names.discard("integer")
+    return frozenset(names)
+
+
+def shape(raw: Any) -> Any:
+    """One node in normal form (children untouched); non-schemas are returned as they are."""
+    if raw is True:
+        return {}
+    if raw is False:
+        return dict(NEVER)
+    if not isinstance(raw, dict):
+        return raw
+    s = dict(raw)
+    if is_any(s.get("not", {})) and "not" in s:
+        return dict(NEVER)
+    if "type" in s and (types := types_of(s["type"])) is not None:
+        s["type"] = sorted(types)
+    if "const" in s:
+        const = s.pop("const")
+        if isinstance(s.get("enum"), list):
+            s["enum"] = [v for v in s["enum"] if canon_json(v) == canon_json(const)]
+        else:
+            s["enum"] = [const]
+    if isinstance(s.get("enum"), list):
+        s["enum"] = sorted({canon_json(v): v for v in s["enum"]}.values(), key=canon_json)
+    for plain, excl in (("maximum", "exclusiveMaximum"), ("minimum", "exclusiveMinimum")):
+        if isinstance(s.get(excl), bool):  # draft 4: a flag on the plain bound
+            flag = s.pop(excl)
+            if flag and number(s.get(plain)) is not None:
+                s[excl] = s.pop(plain)
+        for key in (plain, excl):
+            if key in s and number(s[key]) is None:
+                del s[key]
+    for key in (*UPPER, *LOWER, "multipleOf"):
+        if key in s and (number(s[key]) is None or (key in ZERO_DEFAULT and s[key] == 0)):
+            del s[key]
+    if s.get("uniqueItems") is False:
+        del s["uniqueItems"]
+    if isinstance(s.get("required"), list):
+        s["required"] = sorted({v for v in s["required"] if isinstance(v, str)})
+    if isinstance(s.get("items"), list):  # draft 4 tuple form
+        s["prefixItems"] = s.pop("items")
+        if "additionalItems" in s:
+            s["items"] = s.pop("additionalItems")
+    deps = s.pop("dependencies", None)
+    if isinstance(deps, dict):
+        for name, dep in deps.items():
+            target = "dependentRequired" if isinstance(dep, list) else "dependentSchemas"
+            s.setdefault(target, {}).setdefault(name, dep)
+    elif deps is not None:
+        s["dependencies"] = deps
+    for key in ("anyOf", "allOf"):
+        members = s.get(key)
+        if isinstance(members, list):
+            if key == "anyOf" and any(is_any(m) for m in members):
+                del s[key]  # one alternative accepts anything: no constraint at all
+            elif key == "allOf":
+                s[key] = [m for m in members if not is_any(m)]
+    droppable = (*ANY_WHEN_ABSENT, "properties", "patternProperties", "dependentRequired",
+                 "dependentSchemas", "required", "allOf")  # fmt: skip
+    for key in droppable:
+        if key == "contains":
+            continue  # `contains: {}` still demands a non-empty array
+        if key in s and (is_any(s[key]) or s[key] == []):
+            del s[key]
+    return s
+
+
+def pointer(root: Any, ref: str) -> Any:
+    """Follow a JSON pointer fragment (``#/$defs/A``); ``ABSENT`` when it leads nowhere."""
+    if ref != "#" and not ref.startswith("#/"):
+        return ABSENT
+    node = root
+    for part in ref[2:].split("/") if ref != "#" else []:
+        token = unquote(part).replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return ABSENT
+    return node
+
+
+def anchor_index(root: Any) -> dict[str, Any]:
+    """Embedded schemas by ``$id`` and by ``#anchor``, so ``urn:x`` and ``#node`` resolve."""
+    found: dict[str, Any] = {}
+    stack, seen = [root], 0
+    while stack and seen < NODE_BUDGET:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, dict):
+            for key, prefix in (("$id", ""), ("$anchor", "#"), ("$dynamicAnchor", "#")):
+                if isinstance(node.get(key), str):
+                    found.setdefault(prefix + node[key], node)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+def direction(widened: bool, message: str, path: str, polarity: int) -> Reason:
+    """A widened or narrowed reason; under ``not`` the direction flips."""
+    if polarity < 0:
+        message = f"{message}, inside `not`"
+    if widened == (polarity > 0):
+        return Reason(WIDE, H, message, path)
+    return Reason(NARROW, M, message, path)
+
+
+def fmt_types(types: frozenset[str] | None) -> str:
+    return "any" if types is None else "|".join(sorted(types)) or "none"
+
+
+Bound = tuple[float, bool, str, Any]
+"""(value, exclusive, keyword, value as written)."""
+
+
+def bound(s: Mapping[str, Any], upper: bool) -> Bound | None:
+    """The tightest numeric bound; None when unbounded."""
+    plain, excl = ("maximum", "exclusiveMaximum") if upper else ("minimum", "exclusiveMinimum")
+    found = [(as_float(s[k]), k == excl, k, s[k]) for k in (plain, excl) if k in s]
+    if not found:
+        return None
+    sign = 1 if upper else -1
+    return min(found, key=lambda b: (sign * b[0], not b[1]))
+
+
+def as_float(value: float) -> float:
+    try:
+        return float(value)
+    except OverflowError:  # an integer beyond any float: as good as infinite
+        return float("inf") if value > 0 else float("-inf")
+
+
+def bound_looser(o: Bound | None, n: Bound | None, upper: bool) -> bool | None:
+    """True if ``n`` admits more than ``o``, False if fewer, None if the same."""
+    if (o and o[:2]) == (n and n[:2]):
+        return None
+    if n is None or o is None:
+        return n is None
+    sign = 1 if upper else -1
+    if o[0] != n[0]:
+        return sign * (n[0] - o[0]) > 0
+    return o[1] and not n[1]
+
+
+def show_bound(found: Bound | None) -> str:
+    if found is None:
+        return "none"
+    return f"{found[3]!r} exclusive" if found[1] else repr(found[3])
+
+
+def scalar_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> Iterator[Reason]:
+    ot, nt = types_of(a.get("type")), types_of(b.get("type"))
+    if ot != nt:
+        wider = nt is None or (ot is not None and not nt <= ot)
+        yield direction(
+            wider,
+            f"type {'widened' if wider else 'narrowed'} from {fmt_types(ot)} to {fmt_types(nt)}",
+            at,
+            pol,
+        )
+    o_enum, n_enum = a.get("enum"), b.get("enum")
+    if canon_json(o_enum) != canon_json(n_enum):
+        ov = {canon_json(v) for v in o_enum} if isinstance(o_enum, list) else None
+        nv = {canon_json(v) for v in n_enum} if isinstance(n_enum, list) else None
+        wider = nv is None or (ov is not None and not nv <= ov)
+        yield direction(
+            wider,
+            f"allowed values {'loosened' if wider else 'narrowed'} (enum/const)",
+            f"{at}.enum",
+            pol,
+        )
+    for key in (*STRINGY, "$ref"):
+        o, n = a.get(key, ABSENT), b.get(key, ABSENT)
+        if canon_json(o if o is not ABSENT else None) == canon_json(n if n is not ABSENT else None):
+            continue
+        if o is ABSENT:
+            yield direction(False, f"{key} added", f"{at}.{key}", pol)
+        else:
+            how = "removed" if n is ABSENT else f"changed from {clip(o)} to {clip(n)}"
+            yield direction(True, f"{key} {how}", f"{at}.{key}", pol)
+    for upper in (True, False):
+        o_b, n_b = bound(a, upper), bound(b, upper)
+        looser = bound_looser(o_b, n_b, upper)
+        if looser is not None:
+            name = (n_b or o_b or (0, False, "maximum"))[2]
+            how = "loosened" if looser else "tightened"
+            yield direction(
+                looser,
+                f"{name} {how} ({show_bound(o_b)} -> {show_bound(n_b)})",
+                f"{at}.{name}",
+                pol,
+            )
+    for key in sorted(UPPER | LOWER):
+        o, n = a.get(key), b.get(key)
+        if o != n:
+            sign = 1 if key in UPPER else -1
+            looser = n is None or (o is not None and sign * (n - o) > 0)
+            yield direction(
+                looser,
+                f"{key} {'loosened' if looser else 'tightened'} ({o} -> {n})",
+                f"{at}.{key}",
+                pol,
+            )
+    o, n = a.get("multipleOf"), b.get("multipleOf")
+    if o != n:
+        looser = n is None or (o is not None and not (n % o == 0 if o else False))
+        yield direction(looser, f"multipleOf {o} -> {n}", f"{at}.multipleOf", pol)
+    if a.get("uniqueItems") != b.get("uniqueItems"):
+        looser = b.get("uniqueItems") is not True
+        yield direction(
+            looser, f"uniqueItems {'dropped' if looser else 'required'}", f"{at}.uniqueItems", pol
+        )
+
+
+def annotation_keyword_reasons(a: dict[str, Any], b: dict[str, Any], at: str) -> Iterator[Reason]:
+    for key in sorted(set(a) | set(b)):
+        o, n = a.get(key, ABSENT), b.get(key, ABSENT)
+        same = canon_json(None if o is ABSENT else o) == canon_json(None if n is ABSENT else n)
+        if same and ((o is ABSENT) == (n is ABSENT) or key in ANNOTATION_KEYS):
+            continue
+        if is_text_key(key):
+            yield text_reason(
+                f"{at}.{key}",
+                None if o is ABSENT else o,
+                None if n is ABSENT else n,
+                "parameter description" if key == "description" else f"schema {key}",
+            )
+        elif key == "title":
+            yield title_reason(f"{at}.title", o, n, "parameter title")
+        elif key in ("default", "examples"):
+            yield Reason("default-changed", M, f"{key} changed", f"{at}.{key}")
+        elif key in ("$defs", "definitions"):
+            yield Reason("schema-changed", M, f"{key} changed", f"{at}.{key}")
+        elif key not in HANDLED:
+            yield Reason("schema-changed", M, f"schema keyword {key!r} changed", f"{at}.{key}")
+
+
+def members_of(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def str_list(value: Any) -> list[Any]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []

@@ -1,0 +1,168 @@
+"""Is a text edit cosmetic, or does it change what a model reads? The text half of grading.
+
+Descriptions, parameter descriptions, prompt text, instructions and titles are guidance a
+model follows, so an edit is graded low only when it is provably cosmetic: the same words
+after folding case, whitespace and punctuation, or at most two misspellings of words of four
+letters or more. A misspelling is refused as such (and graded as a change in meaning) when it
+touches a negation, modal, quantifier, number or permission word, when one word is the other
+with an affix (``file``/``files``, ``reversible``/``irreversible``, ``allowed``/``allows``), or
+when the two words are not written in the same single script (a Cyrillic ``е`` slipped into
+``Fetch``). Failure direction: a genuine typo fix that trips one of these rules is graded as a
+meaning change (high, a false positive a reviewer accepts in one keystroke); a meaning change
+made of two in-script, affix-free, non-sensitive substitutions grades low (a silent miss, which
+the detectors still scan).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from mcplock_tui.core.canonical import has_hidden
+from mcplock_tui.core.model import Reason, Severity
+
+_SENSITIVE_WORDS = """
+    not no nor never none nothing nobody neither cannot cant can don't dont do does doesn't
+    doesnt is isn't isnt are aren't arent was wasn't will won't wont would wouldn't should
+    shouldn't must mustn't may might only all any every each always also without with unless
+    except before after read write delete remove create update send receive allow deny disable
+    enable safe unsafe true false yes public private internal external local remote own
+    zero one two three four five six seven eight nine ten hundred thousand million once twice
+    first last single multiple many few more most less least fewer
+"""
+_SENSITIVE = frozenset(_SENSITIVE_WORDS.split())
+"""Words whose change flips meaning even when the spelling barely moves (can -> can't)."""
+
+_LOCATOR = re.compile(
+    r"[a-z][a-z0-9+.-]*://[^\s<>\"'`]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:[a-z0-9-]+\.)+[a-z]{2,}",
+    re.IGNORECASE,
+)
+"""URLs, e-mail addresses and host or file names: no edit inside one is a typo."""
+_SUFFIXES = ("ing", "ers", "est", "ed", "es", "er", "ly", "s")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+_MAX_TYPO_EDITS = 2
+_PROSE_TITLE_WORDS = 8
+
+
+def _squash(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return " ".join(_WORD.findall(text))
+
+
+def _distance(a: str, b: str) -> int:
+    """Optimal-string-alignment distance, capped: only "is it <= 2" matters."""
+    if abs(len(a) - len(b)) > _MAX_TYPO_EDITS:
+        return _MAX_TYPO_EDITS + 1
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = ca != cb
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+def _scripts(word: str) -> set[str]:
+    """Scripts of a word's letters by Unicode name prefix (LATIN, CYRILLIC, GREEK, ...)."""
+    out: set[str] = set()
+    for ch in word:
+        if ch.isascii():
+            out.add("LATIN")
+        elif ch.isalpha():
+            out.add(unicodedata.name(ch, "UNKNOWN").split(" ")[0])
+    return out
+
+
+def _stem(word: str) -> str:
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def _is_typo(x: str, y: str) -> bool:
+    if x in _SENSITIVE or y in _SENSITIVE or any(ch.isdigit() for ch in x + y):
+        return False
+    if min(len(x), len(y)) < 4 or _distance(x, y) > _MAX_TYPO_EDITS:
+        return False
+    if x.startswith(y) or y.startswith(x) or x.endswith(y) or y.endswith(x):
+        return False  # an affix: plural, tense, un-/in-/ir- negation
+    if _stem(x) == _stem(y):
+        return False  # allowed -> allows
+    sx, sy = _scripts(x), _scripts(y)
+    return sx == sy and len(sy) == 1
+
+
+def _locators(text: str) -> set[str]:
+    return {m.group(0).casefold().rstrip(".,;:!?)]}") for m in _LOCATOR.finditer(text)}
+
+
+def _compat(text: str) -> set[str]:
+    """Letters and digits that NFKC would rewrite: fullwidth, mathematical, ligatures."""
+    if text.isascii():
+        return set()
+    return {ch for ch in text if ch.isalnum() and unicodedata.normalize("NFKC", ch) != ch}
+
+
+def classify_text(old: str, new: str) -> str:
+    """``same``, ``cosmetic`` (space/punctuation/case), ``typo``, or ``meaning``."""
+    if old == new:
+        return "same"
+    if has_hidden(old) != has_hidden(new) or (has_hidden(new) and old != new):
+        return "meaning"  # hidden characters are never cosmetic
+    if _compat(new) - _compat(old):
+        return "meaning"  # look-alike letters slipped in: they dodge keyword filters
+    if _locators(old) != _locators(new):
+        return "meaning"  # a link, address or host name moved, however slightly
+    a, b = _squash(old), _squash(new)
+    if a == b:
+        return "cosmetic"
+    wa, wb = a.split(), b.split()
+    if len(wa) != len(wb):
+        return "meaning"
+    edits = [(x, y) for x, y in zip(wa, wb, strict=True) if x != y]
+    if len(edits) > _MAX_TYPO_EDITS or not all(_is_typo(x, y) for x, y in edits):
+        return "meaning"
+    return "typo"
+
+
+def clip(value: Any, limit: int = 60) -> str:
+    """A server value for a reason message: escaped by ``repr`` and cut to ``limit``."""
+    shown = repr(value)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
+def text_reason(path: str, old: Any, new: Any, what: str) -> Reason:
+    """Grade one text field; ``old``/``new`` may be any JSON value or a missing marker."""
+    if isinstance(old, str) and isinstance(new, str):
+        kind = classify_text(old, new)
+        if kind in ("cosmetic", "typo", "same"):
+            label = "whitespace/punctuation" if kind != "typo" else "typo-level"
+            return Reason("text-cosmetic", Severity.LOW, f"{what}: {label} edit", path)
+    if not isinstance(old, str) and (old is None or not old):
+        return Reason("description-changed", Severity.HIGH, f"{what} added", path)
+    if not isinstance(new, str) and (new is None or not new):
+        return Reason("description-removed", Severity.MEDIUM, f"{what} removed", path)
+    return Reason("description-changed", Severity.HIGH, f"{what} changed in meaning", path)
+
+
+def title_reason(path: str, old: Any, new: Any, what: str) -> Reason:
+    """Titles are display text: low, unless the new one reads as a sentence the model may get."""
+    if isinstance(new, str):
+        words = len(_squash(new).split())
+        if (
+            words > _PROSE_TITLE_WORDS
+            and classify_text(old if isinstance(old, str) else "", new) == "meaning"
+        ):
+            return Reason(
+                "title-changed",
+                Severity.MEDIUM,
+                f"{what} now reads as prose ({words} words): text a model may be shown",
+                path,
+            )
+    return Reason("title-changed", Severity.LOW, f"{what} changed", path)
