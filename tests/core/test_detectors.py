@@ -405,3 +405,18 @@ def test_skeleton_equates_lookalike_names(name: str) -> None:
 @pytest.mark.parametrize("name", ["read_files", "write_file", "readfile_v2", "head_file"])
 def test_skeleton_keeps_different_names_apart(name: str) -> None:
     assert skeleton(name) != skeleton("read_file")
+
+
+def test_no_pattern_is_listed_twice() -> None:
+    import importlib
+    import pkgutil
+
+    import mcplock_tui.core.detectors as pkg
+    from mcplock_tui.core.detectors.base import Pattern
+
+    for info in pkgutil.iter_modules(pkg.__path__):
+        module = importlib.import_module(f"{pkg.__name__}.{info.name}")
+        patterns = [p for p in vars(module).values() if isinstance(p, tuple)]
+        for group in patterns:
+            seen = [(p.code, p.regex.pattern) for p in group if isinstance(p, Pattern)]
+            assert len(seen) == len(set(seen)), info.name

@@ -249,27 +249,6 @@ PATTERNS: tuple[Pattern, ...] = (
         "already",
         "confirm ask check verify",
     ),
-    # Acting as if it did not happen: "let on", "as if nothing happened", "pretend ... never".
-    pattern(
-        C,
-        _C,
-        r"\b(?:do not|don't|dont|never) let on\b|\bas if nothing (?:happened|was done|changed"
-        r"|occurred)\b|\bpretend (?:that )?(?:the |this |it |you |your )?(?:[a-z]+ ){0,2}(?:never"
-        r" (?:happened|occurred|took place|ran)|did not happen|didn't happen|was not done"
-        r"|wasn't done)\b",
-        "let nothing pretend",
-        "on happened done changed occurred never didn wasn not",
-    ),
-    # Claimed consent: "the user already consented, so you don't have to confirm".
-    pattern(
-        C,
-        _C,
-        r"\balready (?:consented|approved|agreed|authori[sz]ed|confirmed|given (?:consent"
-        r"|permission|approval))\b[^.!?\n]{0,40}?\b(?:don't|do not|no need|needn't|without)"
-        r" (?:have to |need to )?(?:confirm|ask|check|verify)\b",
-        "already",
-        "confirm ask check verify",
-    ),
     pattern(
         C,
         _C,

@@ -246,19 +246,6 @@ PATTERNS: tuple[Pattern, ...] = (
     pattern(
         OV,
         _OV,
-        r"\bnothing (?:above|before|earlier|previously (?:said|stated))(?: (?:this|that) (?:line"
-        r"|point|message|note))? (?:applies|matters|counts|holds|is valid)\b|\b(?:consider"
-        r"|treat|regard|deem) (?:all |any |the |your )?(?:previous|prior|earlier|above|old"
-        r"|original|system) (?:[a-z]+ )?(?:instructions|rules|directives|guidelines|guidance"
-        r"|prompts?|constraints|restrictions)(?: as)? (?:obsolete|void|invalid|null|cancell?ed"
-        r"|revoked|superseded|irrelevant|overridden|expired)\b",
-        "nothing consider treat regard deem",
-        "applies matters counts holds valid obsolete void invalid null cancelled canceled "
-        "revoked superseded irrelevant overridden expired",
-    ),
-    pattern(
-        OV,
-        _OV,
         r"\b"
         + _VERB
         + r"(?: "

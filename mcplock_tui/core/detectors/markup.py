@@ -118,15 +118,6 @@ PATTERNS: tuple[Pattern, ...] = (
     pattern(
         MK,
         _MK,
-        r"\bthis is (?:a|an|the) (?:message|notice|note|instruction|directive|update) from (?:the"
-        r" |your )?(?:system administrator|sysadmin|admin(?:istrator)?|developers?|operators?"
-        r"|system|openai|anthropic|root|security team)\b",
-        "message notice note instruction directive update",
-        "from",
-    ),
-    pattern(
-        MK,
-        _MK,
         r"\b(?:system|admin|administrator|developer|security|root) (?:override|note"
         r"|notice|message|alert|instruction|directive|command)s? ?:",
         "override note notice message alert instruction directive command overrides notes "

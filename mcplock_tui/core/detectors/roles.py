@@ -139,18 +139,6 @@ PATTERNS: tuple[Pattern, ...] = (
         "if reading processing parsing seeing summarizing summarising analyzing analysing "
         "ingesting privacy security confidentiality",
     ),
-    # Openers of indirect injection: text that singles out a model among its readers.
-    pattern(
-        IM,
-        _IM,
-        r"\bif you are an? (?:ai|llm|language model|assistant|agent|chatbot|bot|model)\b"
-        r"|\b(?:ai|llm|language model|assistant|agent|chatbot|model)s? (?:reading|processing"
-        r"|parsing|seeing|summari[sz]ing|analy[sz]ing|ingesting) (?:this|these)\b"
-        r"|\b(?:do(?:es)? not|doesn't|don't) care about (?:privacy|security|confidentiality)\b",
-        "ai llm model assistant agent chatbot bot models agents assistants care",
-        "if reading processing parsing seeing summarizing summarising analyzing analysing "
-        "ingesting privacy security confidentiality",
-    ),
     pattern(
         IM,
         _IM,
