@@ -17,7 +17,7 @@ from rich.text import Text
 from mcplock_tui.capture import capture_sync
 from mcplock_tui.cli.options import workspace
 from mcplock_tui.cli.render import known_finding_line, make_console, safe
-from mcplock_tui.core.analysis import foreign_tools
+from mcplock_tui.core.analysis import foreign_for
 from mcplock_tui.core.grade import GradeContext, scan_surface
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.errors import LockfileError
@@ -40,9 +40,7 @@ def run(args: argparse.Namespace) -> int:
     captures = capture_sync(ws.specs, timeout=ws.timeout, log_dir=ws.log_dir)
     servers = dict(lock.servers)
     failed = 0
-    surfaces = {n: p.surface for n, p in servers.items()}
-    surfaces.update({n: r.surface for n, r in captures.items() if r.surface is not None})
-    foreign = foreign_tools(surfaces)
+    foreign = foreign_for(lock, captures)
     for spec in ws.specs:
         result = captures[spec.name]
         if result.surface is None:

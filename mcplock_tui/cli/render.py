@@ -15,7 +15,7 @@ from typing import IO, Any
 from rich.console import Console
 from rich.text import Text
 
-from mcplock_tui.core.analysis import Report, ServerReport, Status
+from mcplock_tui.core.analysis import Report, ServerReport, Status, band_counts
 from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.diff import MISSING, Change
 from mcplock_tui.core.model import Finding, Severity, text_at
@@ -162,9 +162,7 @@ def _clip(text: str, limit: int = 160) -> str:
 
 
 def _summary(changes: list[Change]) -> str:
-    counts = dict.fromkeys(Severity, 0)
-    for c in changes:
-        counts[c.severity] += 1
+    counts = band_counts(changes)
     parts = [f"{counts[s]} {s.label}" for s in sorted(Severity, reverse=True) if counts[s]]
     noun = "change" if len(changes) == 1 else "changes"
     return f"{len(changes)} {noun}" + (f" ({', '.join(parts)})" if parts else "")

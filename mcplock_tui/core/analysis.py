@@ -6,8 +6,8 @@ tested and benchmarked without a server.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from enum import IntEnum
 
 from mcplock_tui.core.diff import Change, diff_surfaces
@@ -55,7 +55,6 @@ class ServerReport:
 class Report:
     servers: tuple[ServerReport, ...]
     fail_on: Severity = Severity.HIGH
-    notes: tuple[str, ...] = field(default=())
 
     @property
     def changes(self) -> list[Change]:
@@ -70,10 +69,14 @@ class Report:
         return ExitCode.CLEAN
 
     def counts(self) -> dict[Severity, int]:
-        counts = dict.fromkeys(Severity, 0)
-        for change in self.changes:
-            counts[change.severity] += 1
-        return counts
+        return band_counts(self.changes)
+
+
+def band_counts(changes: Iterable[Change]) -> dict[Severity, int]:
+    counts = dict.fromkeys(Severity, 0)
+    for change in changes:
+        counts[change.severity] += 1
+    return counts
 
 
 def foreign_tools(surfaces: Mapping[str, Surface]) -> dict[str, dict[str, str]]:

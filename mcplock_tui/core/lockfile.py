@@ -86,10 +86,6 @@ def item_hashes(kind: Kind, item: Mapping[str, JSON]) -> dict[str, str]:
     return hashes
 
 
-def item_hash(item: Mapping[str, JSON] | None) -> str | None:
-    return None if item is None else digest(item)
-
-
 @dataclass(frozen=True, slots=True)
 class Rejection:
     """A definition a reviewer refused: ``--check`` keeps failing on it, marked as triaged."""
