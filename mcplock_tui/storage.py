@@ -9,11 +9,13 @@ round-trip check then proves that every string reads back exactly.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
 import tempfile
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ import tomli_w
 
 from mcplock_tui.core import lockfile as lf
 from mcplock_tui.core.canonical import is_hidden
-from mcplock_tui.errors import LockfileError
+from mcplock_tui.errors import LockfileError, MCPLockError
 
 HEADER = (
     "# MCP server definitions reviewed and pinned by mcplock-tui.\n"
@@ -82,12 +84,62 @@ def loads(text: str, source: str = "lockfile") -> lf.Lockfile:
     return lf.decode(doc, source)
 
 
+class SymlinkError(MCPLockError):
+    """A file the tool writes or trusts is a symbolic link: refused, never followed."""
+
+
+def open_nofollow(path: Path, flags: int, mode: int = 0o644) -> int:
+    """``os.open`` that refuses a symbolic link as the last component (``O_NOFOLLOW``).
+
+    A link planted in a checkout (``mcplock.decisions.jsonl -> ~/.bashrc``) would otherwise
+    make a decision write outside the repository, or read trust from somewhere else.
+    """
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    try:
+        return os.open(path, flags | nofollow, mode)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or (not nofollow and path.is_symlink()):
+            raise SymlinkError(
+                f"{path} is a symbolic link; refusing to follow it (replace it with the real "
+                "file from version control)"
+            ) from None
+        raise
+
+
+def read_bytes_nofollow(path: Path) -> bytes:
+    """The whole file; a missing one raises FileNotFoundError, a link SymlinkError."""
+    fd = open_nofollow(path, os.O_RDONLY)
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read()
+
+
+@contextlib.contextmanager
+def exclusive_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive advisory lock on ``path`` (created empty if missing)."""
+    fd = open_nofollow(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            import fcntl
+        except ImportError:  # not on POSIX: a single writer is assumed
+            yield
+            return
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
 def read_lockfile(path: Path) -> lf.Lockfile:
     """Read and verify; a missing file raises FileNotFoundError, anything else LockfileError."""
     try:
-        raw = path.read_bytes()
+        raw = read_bytes_nofollow(path)
     except FileNotFoundError:
         raise
+    except SymlinkError as exc:
+        raise LockfileError(str(exc)) from None
     except OSError as exc:
         raise LockfileError(f"{path}: cannot read: {exc.strerror}") from None
     try:
@@ -133,9 +185,11 @@ def write_lockfile(path: Path, lock: lf.Lockfile) -> bool:
     """
     text = dumps(lock)
     try:
-        current = path.read_bytes()
+        current = read_bytes_nofollow(path)
     except FileNotFoundError:
         current = None
+    except SymlinkError as exc:
+        raise LockfileError(f"refusing to write {path}: {exc}") from None
     if current is not None:
         if current == text.encode("utf-8"):
             return False

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from mcplock_tui.errors import ConfigError, LockfileError
 from mcplock_tui.evidence import EvidencePaths, Record
 from mcplock_tui.evidence_verify import (
     Verification,
+    check_lockfile,
     export_bundle,
     read_log,
     verify_bundle,
@@ -128,11 +130,8 @@ def verify(args: argparse.Namespace, path: Path) -> int:
         span = f"; records {doc.get('from')}..{doc.get('to')}" if result.ok else ""
         return _report(result, "bundle", span)
     paths = EvidencePaths.for_lock(path)
-    if not paths.log.exists() and not paths.pub.exists():
-        make_console(sys.stdout).print(Text.assemble(
-            "no decisions recorded yet (", safe(str(paths.log)), ")"
-        ))
-        return EXIT_OK
+    if not os.path.lexists(paths.log) and not os.path.lexists(paths.pub):
+        return _verify_without_log(path, paths)
     lock: Lockfile | None
     extra: tuple[str, ...] = ()
     try:
@@ -145,6 +144,26 @@ def verify(args: argparse.Namespace, path: Path) -> int:
     if extra:
         result = Verification(result.records, (*result.problems, *extra), result.keys)
     return _report(result, "decision log", "; the lockfile agrees with the last decisions")
+
+
+def _verify_without_log(path: Path, paths: EvidencePaths) -> int:
+    """No log and no keys: fine for an empty project, never for a lockfile holding pins."""
+    try:
+        lock = read_lockfile(path)
+    except FileNotFoundError:
+        lock = None
+    if lock is None or not lock.servers:
+        make_console(sys.stdout).print(Text.assemble(
+            "no decisions recorded yet (", safe(str(paths.log)), ")"
+        ))
+        return EXIT_OK
+    problems = (
+        f"{paths.log.name}: missing, but {path.name} pins {len(lock.servers)} server(s): no "
+        "pin in it was reviewed here (pin them again with `mcplock-tui pin` after moving the "
+        "lockfile away)",
+        *check_lockfile([], lock),
+    )
+    return _report(Verification((), problems, ()), "decision log", "")
 
 
 def export(args: argparse.Namespace, path: Path) -> int:

@@ -168,6 +168,15 @@ def _summary(changes: list[Change]) -> str:
     return f"{len(changes)} {noun}" + (f" ({', '.join(parts)})" if parts else "")
 
 
+def _known_summary(report: Report) -> str:
+    known = report.known_findings
+    counts = {s: sum(1 for f in known if f.severity == s) for s in Severity}
+    parts = [f"{counts[s]} {s.label}" for s in sorted(Severity, reverse=True) if counts[s]]
+    gate = report.fail_on_known
+    rule = f"fail at {gate.label} or worse" if gate else "do not fail (policy fail_on_known)"
+    return f"Known: {len(known)} finding{'s' if len(known) != 1 else ''} ({', '.join(parts)}); {rule}"
+
+
 def known_finding_line(f: Finding, suffix: str = "") -> Text:
     """A finding in a definition that is pinned as it is: reviewed, but still worth a look."""
     return Text.assemble(
@@ -208,6 +217,10 @@ def render_server(console: Console, s: ServerReport) -> None:
                 ("! ", "bold red"), safe(s.name, "bold"), f"  {s.status}: ", safe(s.error or "")
             )
         )
+        if s.pinned_launch is not None or s.status == Status.LAUNCH_CHANGED:
+            console.print(Text.assemble("    pinned: ", safe(s.pinned_launch or "(none)")))
+        if s.launch is not None:
+            console.print(Text.assemble("    now:    ", safe(s.launch)))
         if s.stderr_log:
             console.print(Text.assemble("    server log: ", safe(s.stderr_log)))
     for w in s.warnings:
@@ -230,11 +243,14 @@ def render_report(console: Console, report: Report, lockfile: str) -> None:
     for s in report.servers:
         render_server(console, s)
     console.print()
-    failed = [s for s in report.servers if s.status in (Status.FAILED, Status.UNPINNED)]
+    unchecked = (Status.FAILED, Status.UNPINNED, Status.LAUNCH_CHANGED)
+    failed = [s for s in report.servers if s.status in unchecked]
     changes = report.changes
     line = f"Drift: {_summary(changes)}." if changes else "No drift."
     if failed:
         line += f" {len(failed)} server{'s' if len(failed) != 1 else ''} could not be checked."
+    if report.known_findings:
+        line += f" {_known_summary(report)}."
     line += f" Exit {int(report.exit_code())}."
     console.print(Text(line, style="bold"))
     if changes:

@@ -11,6 +11,7 @@ Layout (``version = 1``)::
                                      extra: every other key the server sent, as pretty JSON
     [servers.NAME.prompts."P"] / [servers.NAME.resources."URI"] / [servers.NAME.resource_templates."T"]
     [[servers.NAME.rejected]]        kind, name, hash, note: a reviewed-and-refused definition
+    [log]                            seq, head: the decision log's last record when it was written
 
 Each item is split into readable fields and recombined on read; the recombined item must
 hash to the stored ``hash`` or the file is refused, so a hand edit cannot silently change
@@ -110,8 +111,18 @@ class ServerPin:
 
 
 @dataclass(frozen=True, slots=True)
+class LogHead:
+    """The decision log's newest record as of this lockfile, so dropped records show."""
+
+    seq: int
+    head: str
+    """Hash of that record (what the next record's ``prev`` holds)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Lockfile:
     servers: Mapping[str, ServerPin] = field(default_factory=dict)
+    log_head: LogHead | None = None
 
 
 def _encode_item(kind: Kind, item: Mapping[str, JSON]) -> dict[str, Any]:
@@ -188,7 +199,11 @@ def encode(lock: Lockfile) -> dict[str, Any]:
                 for r in sorted(pin.rejected, key=lambda r: (r.kind.value, r.name))
             ]
         servers[name] = table
-    return {"version": LOCKFILE_VERSION, "hash_model": HASH_MODEL, "servers": servers}
+    doc: dict[str, Any] = {"version": LOCKFILE_VERSION, "hash_model": HASH_MODEL}
+    if lock.log_head is not None:
+        doc["log"] = {"seq": lock.log_head.seq, "head": lock.log_head.head}
+    doc["servers"] = servers
+    return doc
 
 
 def decode(doc: Mapping[str, Any], source: str = "lockfile") -> Lockfile:
@@ -237,7 +252,16 @@ def decode(doc: Mapping[str, Any], source: str = "lockfile") -> Lockfile:
             resource_templates=lists[Kind.RESOURCE_TEMPLATE],
         )
         servers[name] = ServerPin(surface=surface, rejected=rejected)
-    return Lockfile(servers=servers)
+    return Lockfile(servers=servers, log_head=_decode_log_head(doc.get("log"), source))
+
+
+def _decode_log_head(raw: Any, source: str) -> LogHead | None:
+    if raw is None:
+        return None
+    seq, head = (raw.get("seq"), raw.get("head")) if isinstance(raw, dict) else (None, None)
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1 or not isinstance(head, str):
+        raise LockfileError(f"{source}: [log] must hold seq (a positive integer) and head (text)")
+    return LogHead(seq=seq, head=head)
 
 
 def _decode_rejection(raw: Any, where: str) -> Rejection:

@@ -17,17 +17,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mcplock_tui import decisions as service
 from mcplock_tui.core import review
 from mcplock_tui.core.analysis import ServerReport, Status, foreign_for, report_for
 from mcplock_tui.core.diff import Change
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.model import CaptureResult, Finding, Kind, Severity, Surface
 from mcplock_tui.core.policy import Policy
-from mcplock_tui.core.review import Decision, decision_for
+from mcplock_tui.core.review import Decision
 from mcplock_tui.errors import DecisionError, LockfileError
-from mcplock_tui.evidence import record_decisions, signing_key
 from mcplock_tui.spec import ServerSpec
-from mcplock_tui.storage import read_lockfile, write_lockfile
+from mcplock_tui.storage import read_lockfile
 
 CONNECTING = "connecting"
 NOT_CHECKED = "not checked"
@@ -293,22 +293,27 @@ class ReviewSession:
             else:
                 fresh.append(change)
         if fresh:
-            new = self.lock
-            for change in fresh:
-                new = review.accept(new, change)
-            new = review.clear_stale_rejections(new, {fresh[0].server: live})
-            label = _label("accepted", fresh)
-            self._commit(new, {c.id: (ACCEPTED, c.new_hash) for c in fresh}, label, fresh)
+            self._commit(
+                "accept",
+                fresh,
+                {fresh[0].server: live},
+                {c.id: (ACCEPTED, c.new_hash) for c in fresh},
+                _label("accepted", fresh),
+            )
         return fresh, moved
 
     def reject(self, change: Change, note: str = "") -> None:
         self._check_writable()
-        new = review.reject(self.lock, change, note)
+        live = self.servers[change.server].capture if change.server in self.servers else None
+        surface = live.surface if live is not None else None
+        if surface is None:
+            raise DecisionError(f"{change.server!r} has no capture to decide on")
         self._commit(
-            new,
+            "reject",
+            [change],
+            {change.server: surface},
             {change.id: (REJECTED, change.new_hash)},
             _label("rejected", [change]),
-            [change],
             note,
         )
 
@@ -317,61 +322,47 @@ class ReviewSession:
         if not self.undo_stack:
             return None
         step = self.undo_stack[-1]
-        self._write(step.lock)
-        self.undo_stack.pop()
-        self.lock = step.lock
-        self.decisions = step.decisions
-        record_decisions(
-            self.lock_path,
-            [
-                Decision(
-                    "undo",
-                    c.id,
-                    c.kind,
-                    c.name,
-                    c.new_hash,
-                    _pinned_hash(step.lock, c),
-                    note=f"undo: {step.label}",
-                )
-                for c in step.changes
-            ],
-        )
-        return step.label
-
-    def _write(self, new: Lockfile) -> None:
-        """Write ``new`` unless someone else rewrote the lockfile since this review read it."""
-        try:
-            on_disk = self.lock_path.read_bytes()
-        except FileNotFoundError:
-            on_disk = None
-        if on_disk is not None and self._written is not None and on_disk != self._written:
-            raise DecisionError(
-                f"{self.lock_path.name} was changed by another program while this review was "
-                "open; nothing was written. Quit and reopen the review to see its new state"
+        self._check_writable()
+        undone = [
+            Decision(
+                "undo",
+                c.id,
+                c.kind,
+                c.name,
+                c.new_hash,
+                _pinned_hash(step.lock, c),
+                note=f"undo: {step.label}",
             )
-        signing_key(self.lock_path)  # before the lockfile moves, so no decision goes unrecorded
-        write_lockfile(self.lock_path, new)
-        self._written = self.lock_path.read_bytes()
+            for c in step.changes
+        ]
+        outcome = service.restore(self.lock_path, step.lock, undone, seen=self._written)
+        self._written = outcome.written
+        self.undo_stack.pop()
+        self.lock = outcome.lock
+        self.decisions = step.decisions
+        return step.label
 
     def _commit(
         self,
-        new: Lockfile,
+        action: service.Action,
+        changes: Sequence[Change],
+        live: Mapping[str, Surface],
         decided: Mapping[str, tuple[str, str]],
         label: str,
-        changes: Sequence[Change],
         note: str = "",
     ) -> None:
-        self._write(new)  # raises before any state moves
-        self.undo_stack.append(UndoStep(self.lock, dict(self.decisions), label, tuple(changes)))
-        self.lock = new
-        self.decisions.update(decided)
-        action = "reject" if any(state == REJECTED for state, _ in decided.values()) else "accept"
+        """Through the decision service: lock, re-read, record, then write; raises first."""
         verdicts = {
             c.id: v for c in changes if (v := self.explained.get((c.id, c.new_hash))) is not None
         }
-        record_decisions(
-            self.lock_path, [decision_for(c, action, note) for c in changes], explain=verdicts
+        outcome = service.decide(
+            self.lock_path, changes, action, live=live, note=note, seen=self._written,
+            explain=verdicts,
         )
+        self._written = outcome.written
+        self.undo_stack.append(UndoStep(self.lock, dict(self.decisions), label, tuple(changes)))
+        self.lock = outcome.lock
+        self.decisions.update(decided)
 
 
 def _pinned_hash(lock: Lockfile, change: Change) -> str:
