@@ -336,8 +336,15 @@ def export_bundle(lock_path: Path, first: int, last: int | None) -> dict[str, An
     return bundle
 
 
-def verify_bundle(doc: object) -> Verification:
-    """A bundle on its own: no key file, no lockfile, no network."""
+def verify_bundle(
+    doc: object, trusted: Mapping[str, Ed25519PublicKey], trust: Sequence[str] = ()
+) -> Verification:
+    """A bundle against the keys this project trusts: no lockfile, no network.
+
+    The keys a bundle carries prove nothing by themselves (anyone can make a key and sign a
+    history with it), so each signing key must be in ``trusted`` (the committed public key
+    file) or named by fingerprint in ``trust``.
+    """
     if not isinstance(doc, dict) or doc.get("format") != BUNDLE_FORMAT:
         return Verification((), ("bundle: not a decision bundle (format is not "
                                  f"{BUNDLE_FORMAT!r})",), ())
@@ -354,6 +361,20 @@ def verify_bundle(doc: object) -> Verification:
     except EvidenceError as exc:
         return Verification((), (str(exc),), ())
     problems: list[str] = []
+    used = {doc["signed_by"]} | {
+        r["key"] for r in doc["records"] if isinstance(r, dict) and isinstance(r.get("key"), str)
+    }
+    for kid in sorted(used):
+        known = trusted.get(kid)
+        if kid in trust and kid in keys:
+            continue
+        if known is None or (kid in keys and public_pem(keys[kid]) != public_pem(known)):
+            problems.append(f"bundle: signed by an unknown key {kid}: it is not in this "
+                            "project's mcplock.decisions.pub; if you know it is right, pass "
+                            f"--trust {kid}")
+    if problems:  # nothing an unknown key signed is worth checking further
+        return Verification((), tuple(problems), ())
+    keys = {**keys, **{k: trusted[k] for k in used if k in trusted}}
     signer = keys.get(doc["signed_by"])
     if signer is None:
         problems.append(f"bundle: signed by key {doc['signed_by']}, which it does not carry")

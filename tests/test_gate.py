@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -174,3 +177,141 @@ def test_accept_prints_every_change_it_accepts(
     assert "accept files/tool/read_file" in out and "accept files/tool/write_file" in out
     assert "<IMPORTANT>" in out  # the accepted text itself was shown
     assert [r["decision"] for r in project.records()][-2:] == ["accept", "accept"]
+
+
+# --- 3. one decision service: lock, re-read, record first, never through a link -----------
+
+
+def _accept_in_subprocess(root: Path, selector: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "mcplock_tui", "accept", selector],
+        cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+
+
+def test_two_concurrent_accepts_keep_both_decisions(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project.serve(defs_with(read_file="Read a UTF-8 file.", write_file="Write a UTF-8 file."))
+    procs = [_accept_in_subprocess(project.root, f"files/{t}") for t in ("read_file", "write_file")]
+    results = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], results
+    code, out, _ = cli(capsys, "--check", "--format", "json")
+    assert code == 0, "one accept dropped the other's pin"
+    assert json.loads(out)["servers"][0]["changes"] == []
+    accepted = [r["item"] for r in project.records() if r["decision"] == "accept"]
+    assert sorted(accepted) == ["read_file", "write_file"]
+    assert cli(capsys, "log", "verify")[0] == 0
+
+
+def test_damaged_log_tail_blocks_the_decision_with_the_lockfile_untouched(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project.serve(defs_with(read_file=POISON))
+    before = project.lock.read_bytes()
+    with project.paths.log.open("ab") as handle:
+        handle.write(b'{"seq": 99, "half a rec')
+    code, _, err = cli(capsys, "accept", "files/read_file")
+    assert code != 0
+    assert "damaged at its last record" in err
+    assert project.lock.read_bytes() == before
+
+
+def test_symlinked_log_is_refused(
+    project: Project, tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    outside = tmp_path_factory.mktemp("outside") / "victim"
+    outside.write_bytes(project.paths.log.read_bytes())
+    project.paths.log.unlink()
+    project.paths.log.symlink_to(outside)
+    victim = outside.read_bytes()
+    project.serve(defs_with(read_file=POISON))
+    before = project.lock.read_bytes()
+    code, _, err = cli(capsys, "accept", "files/read_file")
+    assert code != 0 and "symbolic link" in err
+    assert outside.read_bytes() == victim, "appended through the planted link"
+    assert project.lock.read_bytes() == before
+
+
+def test_symlinked_lockfile_is_refused(
+    project: Project, tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    elsewhere = tmp_path_factory.mktemp("elsewhere") / "mcplock.lock"
+    elsewhere.write_bytes(project.lock.read_bytes())
+    project.lock.unlink()
+    project.lock.symlink_to(elsewhere)
+    code, _, err = cli(capsys, "--check")
+    assert code == 2 and "symbolic link" in err
+
+
+# --- 4. log verify binds the lockfile to the decisions -------------------------------------
+
+
+def test_spliced_lockfile_with_a_valid_unreviewed_pin_fails_verify(
+    project: Project, tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    project.serve(defs_with(read_file=POISON))
+    elsewhere = Project(tmp_path_factory.mktemp("elsewhere"))
+    elsewhere.specs = dict(project.specs)  # the same launch line, so --check runs it
+    elsewhere.configure()
+    monkeypatch.chdir(elsewhere.root)
+    assert main(["pin"]) == 0  # valid hashes, reviewed nowhere near this repository
+    spliced = elsewhere.lock.read_bytes()
+    monkeypatch.chdir(project.root)
+    project.lock.write_bytes(spliced)
+    assert cli(capsys, "--check")[0] == 0  # the live server matches the spliced pin
+    code, out, _ = cli(capsys, "log", "verify")
+    assert code == 1
+    assert "lockfile: tool 'read_file' on 'files' is pinned as sha256:" in out
+    assert re.search(r"but record \d+ pinned sha256:", out)  # the reviewed pin it contradicts
+
+
+def test_server_with_no_record_fails_verify_naming_each_item(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mcplock_tui import storage
+    from mcplock_tui.core.lockfile import ServerPin
+
+    lock = storage.read_lockfile(project.lock)
+    surface = lock.servers["files"].surface
+    servers = {**lock.servers, "smuggled": ServerPin(surface=surface)}
+    storage.write_lockfile(project.lock, type(lock)(servers=servers, log_head=lock.log_head))
+    code, out, _ = cli(capsys, "log", "verify")
+    assert code == 1
+    assert "lockfile: server 'smuggled': no signed record pinned any of it" in out
+    assert "lockfile: tool 'read_file' on 'smuggled' is pinned as" in out
+
+
+def test_dropping_the_newest_records_is_detected(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project.serve(defs_with(read_file="Read a UTF-8 file."))
+    assert cli(capsys, "accept", "files/read_file")[0] == 0
+    lines = project.paths.log.read_bytes().splitlines(keepends=True)
+    project.paths.log.write_bytes(b"".join(lines[:-1]))
+    code, out, _ = cli(capsys, "log", "verify")
+    assert code == 1
+    assert f"but the log ends at record {len(lines) - 1}: record {len(lines)} dropped" in out
+
+
+def test_lockfile_with_pins_and_no_log_fails_verify(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project.paths.log.unlink()
+    project.paths.pub.unlink()
+    code, out, _ = cli(capsys, "log", "verify")
+    assert code == 1
+    assert "mcplock.decisions.jsonl: missing, but mcplock.lock pins 1 server(s)" in out
+
+
+def test_action_verifies_the_log_by_default() -> None:
+    import yaml
+
+    action = yaml.safe_load((REPO / "action.yml").read_text())
+    assert action["inputs"]["verify-log"]["default"] == "true"
+    step = next(s for s in action["runs"]["steps"] if s.get("id") == "verify-log")
+    assert "log verify" in step["run"]

@@ -21,7 +21,7 @@ from mcplock_tui.cli.options import lock_path
 from mcplock_tui.cli.render import make_console, safe
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.errors import ConfigError, LockfileError
-from mcplock_tui.evidence import EvidencePaths, Record
+from mcplock_tui.evidence import EvidenceError, EvidencePaths, Record, read_public_keys
 from mcplock_tui.evidence_verify import (
     Verification,
     check_lockfile,
@@ -126,7 +126,11 @@ def verify(args: argparse.Namespace, path: Path) -> int:
             doc = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
             return _report(Verification((), ("bundle: not valid JSON",), ()), "bundle", "")
-        result = verify_bundle(doc)
+        try:
+            trusted = read_public_keys(EvidencePaths.for_lock(path).pub)
+        except EvidenceError as exc:
+            return _report(Verification((), (str(exc),), ()), "bundle", "")
+        result = verify_bundle(doc, trusted, tuple(args.trust or ()))
         span = f"; records {doc.get('from')}..{doc.get('to')}" if result.ok else ""
         return _report(result, "bundle", span)
     paths = EvidencePaths.for_lock(path)

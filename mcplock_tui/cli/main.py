@@ -80,6 +80,9 @@ def _add_decision_parsers(sub: Any) -> None:
     )
     verify.add_argument("--bundle", type=_path, metavar="FILE", default=None,
                         help="verify an exported bundle instead, offline")
+    verify.add_argument("--trust", action="append", metavar="FINGERPRINT", default=[],
+                        help="also trust this key (ed25519:…) for --bundle, besides the "
+                             "committed mcplock.decisions.pub (repeatable)")
     export = actions.add_parser("export", help="write records N..M as a self-contained bundle")
     export.add_argument("--from", dest="first", type=int, default=1, metavar="N")
     export.add_argument("--to", dest="last", type=int, default=None, metavar="M")
