@@ -491,6 +491,9 @@ def test_exported_bundle_verifies_offline_in_a_fresh_folder(
     copy.write_bytes(bundle.read_bytes())
     monkeypatch.chdir(fresh)
     code, out = verify(capsys, "--bundle", "audit.json")
+    assert code == 1, "no committed keys here: the bundle's own key proves nothing"
+    assert out[0].startswith(f"bundle: signed by an unknown key {kid}")
+    code, out = verify(capsys, "--bundle", "audit.json", "--trust", kid)
     assert (code, out) == (
         0,
         [f"bundle OK: 2 records, chain intact, signatures verified (keys: {kid}); records 2..3"],
@@ -500,7 +503,7 @@ def test_exported_bundle_verifies_offline_in_a_fresh_folder(
     doc = json.loads(copy.read_text())
     doc["records"][1]["note"] = "approved"
     copy.write_text(json.dumps(doc))
-    code, out = verify(capsys, "--bundle", "audit.json")
+    code, out = verify(capsys, "--bundle", "audit.json", "--trust", kid)
     assert code == 1
     assert out[:-1] == [
         "bundle: the signature over the range does not verify: the bundle was changed after export",

@@ -315,3 +315,108 @@ def test_action_verifies_the_log_by_default() -> None:
     assert action["inputs"]["verify-log"]["default"] == "true"
     step = next(s for s in action["runs"]["steps"] if s.get("id") == "verify-log")
     assert "log verify" in step["run"]
+
+
+# --- 5. known findings stay visible --------------------------------------------------------
+
+
+@pytest.fixture
+def poisoned_at_pin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Project:
+    """A server poisoned on the day it was pinned."""
+    monkeypatch.chdir(tmp_path)
+    proj = Project(tmp_path)
+    proj.add("files", defs_with(read_file=POISON))
+    assert main(["pin"]) == 0
+    return proj
+
+
+def test_known_findings_are_reported_on_every_check(
+    poisoned_at_pin: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = cli(capsys, "--check")
+    assert code == 0  # by default known findings do not fail
+    assert "known CRITICAL" in out and "read_file" in out
+    assert "Known: " in out.splitlines()[-2] or "Known: " in out
+
+    code, text, _ = cli(capsys, "--check", "--format", "json")
+    doc = json.loads(text)
+    (server,) = doc["servers"]
+    assert server["changes"] == []
+    assert {f["item"] for f in server["known_findings"]} == {"read_file"}
+    assert doc["known_findings"] == len(server["known_findings"]) > 0
+
+    code, text, _ = cli(capsys, "--check", "--format", "sarif")
+    results = json.loads(text)["runs"][0]["results"]
+    known = [r for r in results if r["properties"].get("status") == "known"]
+    assert known and {r["level"] for r in known} == {"note"}
+
+
+def test_policy_can_fail_on_known_findings(
+    poisoned_at_pin: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (poisoned_at_pin.root / "mcplock.toml").write_text(
+        '[policy]\nfail_on_known = "high"\n', encoding="utf-8"
+    )
+    code, out, _ = cli(capsys, "--check")
+    assert code == 1
+    assert "fail at high or worse" in out
+
+
+# --- 6. keys -------------------------------------------------------------------------------
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True,
+                   env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x",
+                        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@x"})
+
+
+def test_a_committed_private_key_signs_nothing(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _git(project.root, "init", "-q")
+    _git(project.root, "add", "-f", str(project.paths.key))
+    project.serve(defs_with(read_file="Read a UTF-8 file."))
+    before, log_before = project.lock.read_bytes(), project.paths.log.read_bytes()
+    code, _, err = cli(capsys, "accept", "files/read_file")
+    assert code != 0
+    assert "is tracked by git" in err and "rotate it" in err and "git rm --cached" in err
+    assert (project.lock.read_bytes(), project.paths.log.read_bytes()) == (before, log_before)
+
+
+def test_a_key_others_can_read_signs_nothing(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project.paths.key.chmod(0o644)
+    project.serve(defs_with(read_file="Read a UTF-8 file."))
+    before = project.lock.read_bytes()
+    code, _, err = cli(capsys, "accept", "files/read_file")
+    assert code != 0
+    assert "can be read by other users" in err and "rotate it" in err
+    assert project.lock.read_bytes() == before
+
+
+def test_a_bundle_signed_by_a_fresh_key_is_refused(
+    project: Project, tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    forger = Project(tmp_path_factory.mktemp("forger"))
+    forger.specs = dict(project.specs)
+    forger.configure()
+    monkeypatch.chdir(forger.root)
+    assert main(["pin"]) == 0
+    bundle = project.root / "forged.json"
+    assert main(["log", "export", "--out", str(bundle)]) == 0
+    forged_key = json.loads(bundle.read_text())["signed_by"]
+    monkeypatch.chdir(project.root)
+    capsys.readouterr()
+    code, out, _ = cli(capsys, "log", "verify", "--bundle", str(bundle))
+    assert code == 1
+    assert f"signed by an unknown key {forged_key}" in out
+    code, out, _ = cli(capsys, "log", "verify", "--bundle", str(bundle), "--trust", forged_key)
+    assert code == 0, out
+
+    own = project.root / "own.json"
+    assert main(["log", "export", "--out", str(own)]) == 0
+    capsys.readouterr()
+    assert cli(capsys, "log", "verify", "--bundle", str(own))[0] == 0
