@@ -62,16 +62,21 @@ def lock_file_for(lock_path: Path) -> Path:
     return lock_path.parent / KEY_DIR / f"{lock_path.name}.lck"
 
 
-def _read(lock_path: Path) -> tuple[bytes | None, Lockfile]:
+def _read_raw(lock_path: Path) -> bytes | None:
     try:
-        raw = read_bytes_nofollow(lock_path)
+        return read_bytes_nofollow(lock_path)
     except FileNotFoundError:
-        return None, Lockfile()
+        return None
+
+
+def _parse(lock_path: Path, raw: bytes | None) -> Lockfile:
+    if raw is None:
+        return Lockfile()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise DecisionError(f"{lock_path} is not UTF-8; nothing was written") from None
-    return raw, loads(text, str(lock_path))
+    return loads(text, str(lock_path))
 
 
 def _check_log_head(lock_path: Path, lock: Lockfile) -> None:
@@ -106,12 +111,13 @@ def commit(
     signing_key(lock_path)  # refuses an exposed key before anything is locked or written
     private_dir(lock_path)
     with exclusive_lock(lock_file_for(lock_path)):
-        raw, current = _read(lock_path)
+        raw = _read_raw(lock_path)
         if seen is not None and raw != seen:
             raise DecisionError(
                 f"{lock_path.name} was changed by another program since it was read; nothing "
                 "was written. Reopen the review to see its new state"
             )
+        current = _parse(lock_path, raw)
         _check_log_head(lock_path, current)
         new, decisions = build(current)
         if not decisions:

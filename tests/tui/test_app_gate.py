@@ -29,14 +29,14 @@ def status(app: object) -> str:
     return str(app.review.query_one("#status", Static).render())
 
 
-def _decided_log(project: Project) -> EvidencePaths:
-    paths = EvidencePaths.for_lock(project.lock_path)
-    paths.log.write_bytes(b'{"seq": 1, "cut sho')  # a damaged last record
-    return paths
+def _damage_log_tail(project: Project) -> None:
+    log = EvidencePaths.for_lock(project.lock_path).log
+    with log.open("ab") as handle:
+        handle.write(b'{"seq": 99, "cut sho')  # a record cut short
 
 
 async def test_app_accept_with_a_damaged_log_tail_writes_nothing(project: Project) -> None:
-    _decided_log(project)
+    _damage_log_tail(project)
     before = project.lock_path.read_bytes()
     app = project.app()
     async with app.run_test(size=SIZE) as pilot:
@@ -51,9 +51,12 @@ async def test_app_accept_with_a_damaged_log_tail_writes_nothing(project: Projec
 async def test_app_accept_through_a_symlinked_log_is_refused(
     project: Project, tmp_path: Path
 ) -> None:
+    log = EvidencePaths.for_lock(project.lock_path).log
     outside = tmp_path / "outside.txt"
-    outside.write_text("keep me\n", encoding="utf-8")
-    EvidencePaths.for_lock(project.lock_path).log.symlink_to(outside)
+    outside.write_bytes(log.read_bytes())
+    log.unlink()
+    log.symlink_to(outside)
+    kept = outside.read_bytes()
     before = project.lock_path.read_bytes()
     app = project.app()
     async with app.run_test(size=SIZE) as pilot:
@@ -62,7 +65,7 @@ async def test_app_accept_through_a_symlinked_log_is_refused(
         await pilot.press("a")
         await settle(pilot)
         assert project.lock_path.read_bytes() == before
-        assert outside.read_text(encoding="utf-8") == "keep me\n"
+        assert outside.read_bytes() == kept
         assert "symbolic link" in status(app)
 
 
