@@ -193,7 +193,8 @@ def _accept_in_subprocess(root: Path, selector: str) -> subprocess.Popen[str]:
 def test_two_concurrent_accepts_keep_both_decisions(
     project: Project, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    project.serve(defs_with(read_file="Read a UTF-8 file.", write_file="Write a UTF-8 file."))
+    defs = defs_with(read_file="Read a UTF-8 file.", write_file="Write a UTF-8 file.")
+    project.serve({**defs, "mode": "slow", "slowSeconds": 0.3})  # so the two runs overlap
     procs = [_accept_in_subprocess(project.root, f"files/{t}") for t in ("read_file", "write_file")]
     results = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], results
