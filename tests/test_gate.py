@@ -115,6 +115,20 @@ def test_check_never_starts_a_changed_launch_command(
     assert "pinned: stdio: " in out and "now:    stdio: sh -c" in out
 
 
+def test_a_launch_change_is_accepted_locally_then_checked(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    marker = project.root / "ran-locally"
+    project.wrap("files", marker)
+    code, out, err = cli(capsys, "accept", "files/server")
+    assert code == 0, err
+    assert "files: starting stdio: sh -c" in err  # said what it was about to run
+    assert "accept files/server/server" in out and "launch" in out
+    marker.unlink()
+    assert cli(capsys, "--check")[0] == 0 and marker.exists()  # the reviewed launch runs
+    assert cli(capsys, "log", "verify")[0] == 0
+
+
 def test_check_never_starts_a_server_with_no_pin(
     project: Project, capsys: pytest.CaptureFixture[str]
 ) -> None:
