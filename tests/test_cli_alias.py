@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from tests.test_cli import Run, edit, project
-from tests.test_cli import run as run  # noqa: F401  (the fixture)
+from tests.test_cli import run as run
 
 
 def test_check_subcommand_is_the_check_flag(tmp_path: Path, run: Run) -> None:
