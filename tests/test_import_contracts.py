@@ -8,7 +8,7 @@ slip a layer violation past the runtime check.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,7 +101,7 @@ def violations(rule: str) -> list[str]:
     return sorted(set(out))
 
 
-CONTRACTS = {
+CONTRACTS: dict[str, Callable[[Import], bool]] = {
     "core imports nothing of the package outside core": lambda i: (
         _in(i.module, "mcplock_tui.core")
         and _in(i.target, "mcplock_tui")

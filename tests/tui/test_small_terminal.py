@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.binding import Binding
 from textual.widgets import Button, Footer
 
 from mcplock_tui.tui.screens.modals import AcceptAllScreen
@@ -30,7 +31,7 @@ async def test_footer_shows_every_key_at_80x24(project: Project) -> None:
         footer = app.review.query_one(Footer)
         keys = list(footer.query("FooterKey"))
         shown = {getattr(k, "key", "") for k in keys}
-        wanted = {b.key for b in app.BINDINGS if getattr(b, "show", True)} | {"n"}
+        wanted = {b.key for b in app.BINDINGS if isinstance(b, Binding) and b.show} | {"n"}
         assert wanted <= shown
         regions = [k.region for k in keys]
         for key, region in zip(keys, regions, strict=True):
