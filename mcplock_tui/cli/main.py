@@ -24,17 +24,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"mcplock-tui {__version__}")
     parser.add_argument("--check", action="store_true", help="headless check for CI (no app)")
-    parser.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
-    parser.add_argument("--output", type=_path, metavar="FILE", help="write the report here instead of stdout")
-    parser.add_argument("--sarif", type=_path, metavar="FILE",
-                        help="also write a SARIF report to FILE (one capture, two reports)")
-    parser.add_argument("--fail-on", choices=SEVERITIES, default=None,
-                        help="lowest severity that fails the check (default: policy, else high)")
-    parser.add_argument("--explain", action="store_true",
-                        help="ask Claude for an advisory verdict on each change (needs ANTHROPIC_API_KEY)")
-    parser.add_argument("--model", default=None, help="Claude model for --explain / the app's explain")
+    _add_check_options(parser)
     add_common(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = sub.add_parser("check", help="the headless check, as --check (for CI)")
+    _add_check_options(check, suppress=True)
+    add_common(check, suppress=True)
 
     pin = sub.add_parser("pin", help="capture servers and write their definitions to the lockfile")
     pin.add_argument("--prune", action="store_true", help="drop pins of servers no config names any more")
@@ -55,6 +51,27 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--format", choices=FORMATS, default=argparse.SUPPRESS)
     _add_decision_parsers(sub)
     return parser
+
+
+def _add_check_options(parser: argparse.ArgumentParser, *, suppress: bool = False) -> None:
+    """The report options, on the top level and again on ``check`` (SUPPRESS there keeps
+    whatever was given before the subcommand)."""
+
+    def d(value: object) -> object:
+        return argparse.SUPPRESS if suppress else value
+
+    parser.add_argument("--format", choices=FORMATS, default=d("text"),
+                        help="report format (default: text)")
+    parser.add_argument("--output", type=_path, metavar="FILE", default=d(None),
+                        help="write the report here instead of stdout")
+    parser.add_argument("--sarif", type=_path, metavar="FILE", default=d(None),
+                        help="also write a SARIF report to FILE (one capture, two reports)")
+    parser.add_argument("--fail-on", choices=SEVERITIES, default=d(None),
+                        help="lowest severity that fails the check (default: policy, else high)")
+    parser.add_argument("--explain", action="store_true", default=d(False),
+                        help="ask Claude for an advisory verdict on each change (needs ANTHROPIC_API_KEY)")
+    parser.add_argument("--model", default=d(None),
+                        help="Claude model for --explain / the app's explain")
 
 
 def _add_decision_parsers(sub: Any) -> None:
@@ -124,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from mcplock_tui.cli import demo
 
             return demo.run(args)
-        if args.check:
+        if args.check or args.command == "check":
             from mcplock_tui.cli import check
 
             return check.run(args)

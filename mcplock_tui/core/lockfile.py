@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcplock_tui.core.canonical import HASH_MODEL, digest, pretty_json
+from mcplock_tui.core.errors import LockfileError
 from mcplock_tui.core.model import ITEM_KINDS, JSON, Kind, Surface
-from mcplock_tui.errors import LockfileError
 
 LOCKFILE_VERSION = 1
 

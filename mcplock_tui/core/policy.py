@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
+from mcplock_tui.core.errors import ConfigError
 from mcplock_tui.core.model import Finding, Reason, Severity
-from mcplock_tui.errors import ConfigError
 
 
 @dataclass(frozen=True, slots=True)

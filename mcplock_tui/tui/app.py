@@ -77,6 +77,7 @@ class ReviewApp(App[int]):
         self._capture = capture
         self.review = ReviewScreen(session)
         self._linting: set[str] = set()
+        self._toast: str | None = None
 
     def get_default_screen(self) -> ReviewScreen:
         return self.review
@@ -97,7 +98,17 @@ class ReviewApp(App[int]):
         style = "bold $text-error" if error else "$text-success"
         self.review.set_status(safe(text, style))
         if error:
-            self.notify(visible(text), severity="error", markup=False, timeout=8)
+            # One toast at a time: stacked toasts overlap each other and the status line.
+            # Errors said within one tick coalesce into the last of them.
+            if self._toast is None:
+                self.call_later(self._show_toast)
+            self._toast = visible(text)
+
+    def _show_toast(self) -> None:
+        text, self._toast = self._toast, None
+        if text is not None:
+            self.clear_notifications()
+            self.notify(text, severity="error", markup=False, timeout=8)
 
     @on(Worker.StateChanged)
     def _worker_changed(self, event: Worker.StateChanged) -> None:

@@ -13,6 +13,7 @@ the moment the definition moves.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,11 +69,14 @@ class Filter:
     min_severity: Severity = Severity.LOW
     text: str = ""
 
-    def matches(self, change: Change) -> bool:
+    def matches(self, change: Change, haystack: str | None = None) -> bool:
+        """``haystack``: the change's searchable text (see :func:`search_text`), id if absent."""
         if change.severity < self.min_severity:
             return False
         needle = self.text.strip().casefold()
-        return not needle or needle in change.id.casefold()
+        if not needle:
+            return True
+        return needle in (haystack if haystack is not None else change.id.casefold())
 
     @property
     def active(self) -> bool:
@@ -94,6 +98,20 @@ class NavRow:
 def server_key(name: str) -> str:
     """Option id of a server row; a NUL never occurs in a change id's server part."""
     return "server\0" + name
+
+
+def search_text(change: Change) -> str:
+    """What ``/`` searches: the id, both definitions as JSON, findings and reasons, casefolded.
+
+    Built once per change (definitions can be large) and searched as one string.
+    """
+    parts = [change.id, change.old_name or ""]
+    for definition in (change.old, change.new):
+        if definition is not None:
+            parts.append(json.dumps(definition, ensure_ascii=False, sort_keys=True))
+    parts.extend(f"{f.code} {f.message} {f.excerpt}" for f in change.findings)
+    parts.extend(r.message for r in change.reasons)
+    return "\n".join(parts).casefold()
 
 
 def sort_key(change: Change) -> tuple[int, int, str]:
@@ -131,6 +149,7 @@ class ReviewSession:
         start = CONNECTING if self.lock_readable else NOT_CHECKED
         self.servers = {name: ServerState(name, start) for name in self.specs}
         self._changes: dict[str, Change] = {}
+        self._haystacks: dict[str, str] = {}
 
     @classmethod
     def open(cls, lock_path: Path, specs: Sequence[ServerSpec], policy: Policy) -> ReviewSession:
@@ -194,6 +213,13 @@ class ReviewSession:
         state.status = report.status
         for change in report.changes:
             self._changes[change.id] = change
+            self._haystacks.pop(change.id, None)
+
+    def haystack(self, change: Change) -> str:
+        text = self._haystacks.get(change.id)
+        if text is None:
+            text = self._haystacks[change.id] = search_text(change)
+        return text
 
     def fail_pending(self, message: str) -> None:
         """Servers still connecting when the capture itself broke."""
@@ -230,9 +256,12 @@ class ReviewSession:
         out: list[NavRow] = []
         needle = flt.text.strip().casefold()
         for state in sorted(self.servers.values(), key=rank):
-            changes = [c for c in self.server_changes(state.name) if flt.matches(c)]
+            changes = [
+                c for c in self.server_changes(state.name) if flt.matches(c, self.haystack(c))
+            ]
             if (
                 flt.active
+                and state.status != Status.FAILED  # a server that could not be checked stays
                 and not changes
                 and not (
                     needle and needle in state.name.casefold() and flt.min_severity == Severity.LOW
