@@ -129,7 +129,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_app(args)
     except MCPLockError as exc:
-        print(f"mcplock-tui: {exc}", file=sys.stderr)
+        from mcplock_tui.core.canonical import visible
+
+        # Messages quote config, lockfile and server text: one line, no escapes, no `::`.
+        print(f"mcplock-tui: {visible(str(exc))}".replace("\n", "\\n"), file=sys.stderr)
         return EXIT_CANNOT_CHECK
     except KeyboardInterrupt:
         print("mcplock-tui: interrupted", file=sys.stderr)

@@ -35,7 +35,7 @@ from mcplock_tui.tui.messages import (
 from mcplock_tui.tui.screens.modals import AcceptAllScreen, HelpScreen, RejectNoteScreen
 from mcplock_tui.tui.screens.review import ReviewScreen
 from mcplock_tui.tui.session import PENDING, ReviewSession, describe
-from mcplock_tui.tui.widgets.safe_text import safe
+from mcplock_tui.tui.widgets.safe_text import one_line
 
 _WORKER_LABEL = {
     "capture": "capture",
@@ -95,7 +95,7 @@ class ReviewApp(App[int]):
     def say(self, text: str, *, error: bool = False) -> None:
         """One line in the status bar and, for errors, a notification; never markup."""
         style = "bold $text-error" if error else "$text-success"
-        self.review.set_status(safe(text, style))
+        self.review.set_status(one_line(text, style))
         if error:
             self.notify(visible(text), severity="error", markup=False, timeout=8)
 
