@@ -24,13 +24,19 @@ SEPARATORS = ["\n", "\r", "\r\n", "\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\
 FORGED = "::error::pwned"
 
 
-def _run(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def _run(
+    cwd: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     root = Path(__file__).resolve().parent.parent
     full = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
     full.update({"PYTHONPATH": str(root), **(env or {})})
     return subprocess.run(
         [sys.executable, "-m", "mcplock_tui", *args],
-        cwd=cwd, env=full, capture_output=True, text=True, timeout=120,
+        cwd=cwd,
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from mcplock_tui.capture import capture_sync
 from mcplock_tui.cli.options import workspace
-from mcplock_tui.cli.render import known_finding_line, make_console, safe
+from mcplock_tui.cli.render import REDACTION_HINT, known_finding_line, make_console, safe
 from mcplock_tui.core.analysis import foreign_for
 from mcplock_tui.core.grade import GradeContext, scan_surface
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
@@ -71,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
         )
         for warning in result.warnings:
             out.print(Text.assemble("    warning: ", safe(warning)))
+        for where in spec.redacted_fields():  # the field, never the value
+            out.print(Text.assemble("    warning: ", safe(spec.name), f": {where} {REDACTION_HINT}"))
         ctx = GradeContext(
             server=spec.name,
             foreign_tools=foreign.get(spec.name, {}),

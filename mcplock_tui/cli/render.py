@@ -33,6 +33,10 @@ SEVERITY_STYLE = {
     Severity.LOW: "dim",
 }
 _EXCERPT_CONTEXT = 30
+REDACTION_HINT = (
+    "looks like it holds a secret, so the lockfile records it redacted; "
+    "keep the value in an environment variable and write ${VAR} in the config"
+)
 
 
 def make_console(file: IO[str] | None = None, width: int | None = None) -> Console:
