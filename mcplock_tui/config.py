@@ -210,6 +210,8 @@ def _read_json(path: Path, *, jsonc: bool) -> object:
         raise ConfigError(f"{path}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}") from e
     except RecursionError as e:
         raise ConfigError(f"{path}: invalid JSON: nested too deeply") from e
+    except ValueError as e:  # int() refuses a number of more than 4300 digits
+        raise ConfigError(f"{path}: invalid JSON: a number has too many digits") from e
 
 
 def _strip_jsonc(text: str, path: Path) -> str:

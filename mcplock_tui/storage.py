@@ -74,12 +74,24 @@ def dumps(lock: lf.Lockfile) -> str:
     raise LockfileError("internal error: the lockfile would not read back as written")
 
 
-def loads(text: str, source: str = "lockfile") -> lf.Lockfile:
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """``tomllib.loads`` with every way it can fail on hostile text turned into one message."""
     try:
-        doc = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise LockfileError(f"{source}: not valid TOML: {exc}") from None
-    return lf.decode(doc, source)
+    except RecursionError:
+        raise LockfileError(
+            f"{source}: not valid TOML: arrays or tables nested too deeply"
+        ) from None
+    except ValueError as exc:  # int() refuses a number of more than 4300 digits
+        raise LockfileError(
+            f"{source}: not valid TOML: a number has too many digits ({exc})"
+        ) from None
+
+
+def loads(text: str, source: str = "lockfile") -> lf.Lockfile:
+    return lf.decode(parse_toml(text, source), source)
 
 
 def read_lockfile(path: Path) -> lf.Lockfile:
@@ -136,6 +148,8 @@ def write_lockfile(path: Path, lock: lf.Lockfile) -> bool:
         current = path.read_bytes()
     except FileNotFoundError:
         current = None
+    except OSError as exc:
+        raise LockfileError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if current is not None:
         if current == text.encode("utf-8"):
             return False
@@ -146,14 +160,24 @@ def write_lockfile(path: Path, lock: lf.Lockfile) -> bool:
                 f"refusing to overwrite {path}: it is not a readable lockfile ({exc}); "
                 "fix or move it first"
             ) from None
-    write_text_atomic(path, text)
+    try:
+        write_text_atomic(path, text)
+    except OSError as exc:
+        where = exc.filename or path.parent
+        raise LockfileError(
+            f"{path}: cannot write the lockfile ({where}: {exc.strerror or exc}); nothing was changed"
+        ) from None
     return True
 
 
 def load_document(path: Path) -> dict[str, Any]:
     """Raw TOML document, for tools that need more than the lockfile model (e.g. policy)."""
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise LockfileError(f"{path}: not valid TOML: {exc}") from None
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise LockfileError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LockfileError(f"{path}: not UTF-8 (byte {exc.start})") from None
+    return parse_toml(text, str(path))
