@@ -118,8 +118,27 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Temp file in the same folder, fsync, ``os.replace``: readers see old or new, never half."""
+def private_dir(folder: Path) -> None:
+    """Create ``folder`` and any missing parents as 0700; existing folders are left alone."""
+    missing: list[Path] = []
+    node = folder
+    while not node.exists() and node != node.parent:
+        missing.append(node)
+        node = node.parent
+    for path in reversed(missing):
+        try:
+            path.mkdir(mode=0o700)
+        except FileExistsError:
+            continue  # a concurrent capture made it
+        os.chmod(path, 0o700)  # mkdir's mode is filtered by the umask
+
+
+def write_text_atomic(path: Path, text: str, *, mode: int | None = None) -> None:
+    """Temp file in the same folder, fsync, ``os.replace``: readers see old or new, never half.
+
+    ``mode`` fixes the file's permissions (0600 for private files); by default an existing
+    file keeps its mode and a new one gets 0644.
+    """
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
@@ -127,8 +146,11 @@ def write_text_atomic(path: Path, text: str) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        with contextlib.suppress(OSError):  # mkstemp makes 0600; keep the old mode or 0644
-            os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        if mode is None:
+            with contextlib.suppress(OSError):  # mkstemp makes 0600; keep the old mode or 0644
+                os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        else:
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
