@@ -309,7 +309,9 @@ class ReviewApp(App[int]):
             answer = "the explain module is not available in this installation"
         else:
             try:
-                answer = explain_change(change, model=self.model)
+                answer = explain_change(
+                    change, model=self.model, server_names=list(self.session.servers)
+                )
             except ExplainError as exc:
                 answer = str(exc)
             except Exception as exc:  # an edge: whatever the SDK raises becomes a line in the tab
