@@ -114,6 +114,9 @@ def line_rows(old: str | None, new: str | None, *, json_mode: bool = False) -> l
     b = new.split("\n") if new is not None else []
     rows: list[Row] = []
     capped = len(a) + len(b) > MAX_LINES
+    hidden = (max(0, len(a) - MAX_LINES), max(0, len(b) - MAX_LINES))
+    if capped:  # drawing 100,000 rows would freeze the app as surely as matching them
+        a, b = a[:MAX_LINES], b[:MAX_LINES]
     opcodes: Sequence[tuple[str, int, int, int, int]] = (
         [("replace", 0, len(a), 0, len(b))]
         if capped
@@ -149,6 +152,11 @@ def line_rows(old: str | None, new: str | None, *, json_mode: bool = False) -> l
             changed=True,
         )
         rows.insert(0, absent)
+    if any(hidden):
+        more = f"⋯ {hidden[0]} more old and {hidden[1]} more new lines; the Raw tab has all"
+        rows.append(
+            Row(Content.styled(more, "italic $text-warning"), None, changed=True, note=True)
+        )
     if capped:
         note = Content.styled(LONG_TEXT_NOTE, "italic $text-warning")
         rows.insert(0, Row(note, None, changed=True, note=True))  # changed: never folded
