@@ -151,3 +151,30 @@ def test_pin_keeps_every_secret_form_out_of_the_lockfile(tmp_path: Path) -> None
         assert word.encode() in lock
     again = pin()
     assert again.returncode == 0 and (tmp_path / "mcplock.lock").read_bytes() == lock
+
+
+def test_pin_from_claude_desktop_config_says_so(tmp_path: Path) -> None:
+    """Discovery falls back to the user's own Desktop config: personal tokens live there."""
+    home = Path(os.environ["HOME"])
+    desktop = home / ".config" / "Claude" / "claude_desktop_config.json"
+    desktop.parent.mkdir(parents=True)
+    defs = write_defs(tmp_path / "defs.json")
+    secret = "sk-ant-api03-Pers0nalT0kenValue99"
+    args = [str(RAWSERVER), str(defs), "--api-key", secret]
+    desktop.write_text(
+        json.dumps({"mcpServers": {"mine": {"command": sys.executable, "args": args}}})
+    )
+    project = tmp_path / "project"
+    project.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    done = subprocess.run(
+        [sys.executable, "-m", "mcplock_tui", "pin"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Claude Desktop" in done.stdout and str(desktop) in done.stdout
+    assert secret.encode() not in (project / "mcplock.lock").read_bytes()

@@ -16,7 +16,14 @@ from rich.text import Text
 
 from mcplock_tui.capture import capture_sync
 from mcplock_tui.cli.options import workspace
-from mcplock_tui.cli.render import REDACTION_HINT, known_finding_line, make_console, safe
+from mcplock_tui.cli.render import (
+    REDACTION_CHECK,
+    REDACTION_HINT,
+    known_finding_line,
+    make_console,
+    safe,
+)
+from mcplock_tui.config import is_personal_config
 from mcplock_tui.core.analysis import foreign_for
 from mcplock_tui.core.grade import GradeContext, scan_surface
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
@@ -37,6 +44,9 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     out = make_console(sys.stdout)
     err = make_console(sys.stderr)
+    for source in sorted({s.source for s in ws.specs if is_personal_config(s.source)}):
+        out.print(Text.assemble("warning: servers read from Claude Desktop's own config ",
+                                safe(source), " (no project config here); ", REDACTION_CHECK))
     captures = capture_sync(ws.specs, timeout=ws.timeout, log_dir=ws.log_dir)
     servers = dict(lock.servers)
     failed = 0

@@ -37,6 +37,7 @@ REDACTION_HINT = (
     "looks like it holds a secret, so the lockfile records it redacted; "
     "keep the value in an environment variable and write ${VAR} in the config"
 )
+REDACTION_CHECK = "read the lockfile's launch lines before you commit it"
 
 
 def make_console(file: IO[str] | None = None, width: int | None = None) -> Console:
