@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -149,11 +150,29 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_app(args)
     except MCPLockError as exc:
-        print(f"mcplock-tui: {exc}", file=sys.stderr)
-        return EXIT_CANNOT_CHECK
+        return _fail(str(exc))
     except KeyboardInterrupt:
         print("mcplock-tui: interrupted", file=sys.stderr)
         return 130
+    except OSError as exc:  # a folder that cannot be written, a disk that is full
+        where = f"{exc.filename}: " if exc.filename else ""
+        return _fail(f"{where}{exc.strerror or exc}")
+    except Exception as exc:
+        # A bug or an input limit we did not foresee: still "could not check" (2), never the
+        # "drift" (1) that a traceback's exit status would claim. MCPLOCK_DEBUG shows it.
+        if os.environ.get("MCPLOCK_DEBUG"):
+            raise
+        return _fail(
+            f"internal error: {type(exc).__name__}: {exc} (set MCPLOCK_DEBUG=1 for the traceback)"
+        )
+
+
+def _fail(message: str) -> int:
+    from mcplock_tui.core.canonical import visible
+
+    # Messages quote config, lockfile and server text: one line, no escapes, no `::`.
+    print(f"mcplock-tui: {visible(message)}".replace("\n", "\\n"), file=sys.stderr)
+    return EXIT_CANNOT_CHECK
 
 
 if __name__ == "__main__":

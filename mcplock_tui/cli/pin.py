@@ -19,7 +19,15 @@ from rich.text import Text
 
 from mcplock_tui.capture import capture_sync
 from mcplock_tui.cli.options import Workspace, workspace
-from mcplock_tui.cli.render import _summary, known_finding_line, make_console, safe
+from mcplock_tui.cli.render import (
+    REDACTION_CHECK,
+    REDACTION_HINT,
+    _summary,
+    known_finding_line,
+    make_console,
+    safe,
+)
+from mcplock_tui.config import is_personal_config
 from mcplock_tui.core.analysis import analyze, foreign_for, pinned_launch
 from mcplock_tui.core.grade import GradeContext, scan_surface
 from mcplock_tui.core.lockfile import Lockfile
@@ -72,6 +80,9 @@ def _print_new(out: Console, ws: Workspace, lock: Lockfile, name: str, result: C
     ))
     for warning in result.warnings:
         out.print(Text.assemble("    warning: ", safe(warning)))
+    spec = next((sp for sp in ws.specs if sp.name == name), None)
+    for where in spec.redacted_fields() if spec is not None else ():  # the field, never the value
+        out.print(Text.assemble("    warning: ", safe(name), f": {where} {REDACTION_HINT}"))
     ctx = GradeContext(server=name, foreign_tools=foreign.get(name, {}), policy=ws.policy,
                        own_tools=frozenset(s.tools))
     kept, _ = ws.policy.filter(scan_surface(name, s, ctx))
@@ -110,6 +121,9 @@ def run(args: argparse.Namespace) -> int:
     ws = workspace(args, Path.cwd())
     lock = _read(ws)
     out, err = make_console(sys.stdout), make_console(sys.stderr)
+    for source in sorted({s.source for s in ws.specs if is_personal_config(s.source)}):
+        out.print(Text.assemble("warning: servers read from Claude Desktop's own config ",
+                                safe(source), " (no project config here); ", REDACTION_CHECK))
     announce_launches(err, ws, lock)
     captures = capture_sync(ws.specs, timeout=ws.timeout, log_dir=ws.log_dir)
     foreign = foreign_for(lock, captures)

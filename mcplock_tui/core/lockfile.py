@@ -28,6 +28,7 @@ from typing import Any
 from mcplock_tui.core.canonical import HASH_MODEL, digest, pretty_json
 from mcplock_tui.core.errors import LockfileError
 from mcplock_tui.core.model import ITEM_KINDS, JSON, Kind, Surface
+from mcplock_tui.core.surface import MAX_DEPTH
 
 LOCKFILE_VERSION = 1
 
@@ -161,6 +162,12 @@ def _decode_item(kind: Kind, table: Any, where: str) -> dict[str, JSON]:
         raise LockfileError(
             f"{where}: invalid JSON text ({exc.msg} at line {exc.lineno})"
         ) from None
+    except RecursionError:
+        raise LockfileError(f"{where}: JSON text nested too deeply") from None
+    except ValueError as exc:  # a number of more than 4300 digits
+        raise LockfileError(f"{where}: invalid JSON text ({exc})") from None
+    if _too_deep(item, MAX_DEPTH):
+        raise LockfileError(f"{where}: definition nested more than {MAX_DEPTH} levels deep")
     stored = table.get("hash")
     actual = digest(item)
     if stored != actual:
@@ -169,6 +176,20 @@ def _decode_item(kind: Kind, table: Any, where: str) -> dict[str, JSON]:
             "restore the file from version control or re-pin that server"
         )
     return item
+
+
+def _too_deep(value: object, limit: int) -> bool:
+    """Iterative, so the check itself cannot hit the recursion limit."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node)
+    return False
 
 
 def _text(table: Mapping[str, Any], key: str, where: str) -> str:
@@ -206,15 +227,19 @@ def encode(lock: Lockfile) -> dict[str, Any]:
     return doc
 
 
+def _same_int(value: object, expected: int) -> bool:
+    return type(value) is int and value == expected  # `true` is not 1 here
+
+
 def decode(doc: Mapping[str, Any], source: str = "lockfile") -> Lockfile:
-    """TOML-shaped dict -> Lockfile; refuses other versions and any hash mismatch."""
+    """TOML-shaped dict -> Lockfile; refuses other versions, wrong types and any hash mismatch."""
     version = doc.get("version")
-    if version != LOCKFILE_VERSION:
+    if not _same_int(version, LOCKFILE_VERSION):
         raise LockfileError(
             f"{source}: lockfile format version {version!r} is not supported; this mcplock-tui "
             f"reads version {LOCKFILE_VERSION} (upgrade mcplock-tui, or re-pin to rewrite it)"
         )
-    if doc.get("hash_model") != HASH_MODEL:
+    if not _same_int(doc.get("hash_model"), HASH_MODEL):
         raise LockfileError(
             f"{source}: hash model {doc.get('hash_model')!r} differs from this mcplock-tui's "
             f"{HASH_MODEL}; re-pin to rewrite the lockfile"
@@ -242,7 +267,10 @@ def decode(doc: Mapping[str, Any], source: str = "lockfile") -> Lockfile:
                 key: _decode_item(kind, value, f"{where}.{_TABLE[kind]}.{key}")
                 for key, value in raw_items.items()
             }
-        rejected = tuple(_decode_rejection(r, where) for r in table.get("rejected", []))
+        raw_rejected = table.get("rejected", [])
+        if not isinstance(raw_rejected, list):
+            raise LockfileError(f"{where}.rejected: expected an array of tables")
+        rejected = tuple(_decode_rejection(r, where) for r in raw_rejected)
         surface = Surface(
             server=server,
             instructions=instructions,

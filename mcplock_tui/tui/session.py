@@ -174,13 +174,22 @@ class ReviewSession:
     def captures(self) -> dict[str, CaptureResult]:
         return {n: s.capture for n, s in self.servers.items() if s.capture is not None}
 
-    def add_capture(self, result: CaptureResult) -> ServerReport:
-        """Grade a fresh capture against the base lockfile and make it that server's report."""
+    def add_capture(
+        self, result: CaptureResult, graded: tuple[ServerReport, Mapping[str, str]] | None = None
+    ) -> ServerReport:
+        """Grade a fresh capture against the base lockfile and make it that server's report.
+
+        ``graded``: the (report, foreign names) already computed off the event loop.
+        """
         state = self.servers.setdefault(result.name, ServerState(result.name))
         state.capture = result
         self.lint.pop(result.name, None)
-        foreign = foreign_for(self.base, self.captures()).get(result.name, {})
-        report = report_for(result.name, result, self.base, foreign=foreign, policy=self.policy)
+        foreign: Mapping[str, str]
+        if graded is None:
+            foreign = foreign_for(self.base, self.captures()).get(result.name, {})
+            report = report_for(result.name, result, self.base, foreign=foreign, policy=self.policy)
+        else:
+            report, foreign = graded
         self.set_report(report)
         state.foreign = foreign
         return report
