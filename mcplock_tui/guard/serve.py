@@ -1,0 +1,110 @@
+"""Run the relay on this process's stdin/stdout until the client goes away.
+
+stdout belongs to JSON-RPC alone: the original descriptor is kept for the relay and fd 1 is
+pointed at stderr, so a stray print (ours or a library's) can never corrupt the stream. The
+guard's own diagnostics go to a log file readable only by the user (0600), never stdout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sys
+from pathlib import Path
+
+from mcplock_tui.guard.observe import Observer, observation_path
+from mcplock_tui.guard.relay import GuardOptions, Relay
+from mcplock_tui.guard.upstream import MAX_MESSAGE, Upstream, read_message
+
+log = logging.getLogger("mcplock_tui.guard")
+
+
+def default_log_path(server: str) -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in server)[:80] or "server"
+    return Path(base) / "mcplock-tui" / "guard" / f"{safe}.log"
+
+
+def open_log(path: Path) -> None:
+    """Log to ``path`` (created 0600); errors also go to stderr, which clients keep."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    os.fchmod(fd, 0o600)
+    handler = logging.StreamHandler(os.fdopen(fd, "a", encoding="utf-8", errors="replace"))
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    err = logging.StreamHandler(sys.stderr)
+    err.setLevel(logging.ERROR)
+    err.setFormatter(logging.Formatter("mcplock-tui guard: %(message)s"))
+    log.addHandler(err)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+
+
+def claim_stdout() -> int:
+    """A private copy of the JSON-RPC output; fd 1 and ``sys.stdout`` then write to stderr."""
+    sys.stdout.flush()
+    out = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return out
+
+
+async def serve(
+    options: GuardOptions, upstream: Upstream, stdin_fd: int = 0, stdout_fd: int = 1
+) -> int:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=MAX_MESSAGE)
+    await loop.connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(stdin_fd, "rb", 0)
+    )
+    transport, protocol = await loop.connect_write_pipe(
+        asyncio.streams.FlowControlMixin, os.fdopen(stdout_fd, "wb", 0)
+    )
+    writer = asyncio.StreamWriter(transport, protocol, None, loop)
+
+    async def write(data: bytes) -> None:
+        writer.write(data + b"\n")
+        await writer.drain()
+
+    observer = Observer(observation_path(options.lock_path), options.server)
+    relay = Relay(options, upstream, write, observer)
+    started = True
+    try:
+        await upstream.start()
+    except OSError as exc:
+        started = False
+        relay._dead = f"could not start it: {exc.strerror or type(exc).__name__}"
+        log.error("could not start the server: %s", exc.strerror or type(exc).__name__)
+
+    async def from_upstream() -> None:
+        while (raw := await upstream.receive()) is not None:
+            await relay.on_upstream(raw)
+        await relay.upstream_gone()
+
+    async def from_client() -> None:
+        while (raw := await read_message(reader)) is not None:
+            await relay.on_client(raw)
+
+    helpers = [asyncio.ensure_future(relay.watchdog())]
+    if started:
+        helpers += [asyncio.ensure_future(from_upstream()), asyncio.ensure_future(relay.upstream_writer())]
+    client = asyncio.ensure_future(from_client())
+    try:
+        await client  # ends when the client closes our stdin (or our stdout breaks)
+    except (ConnectionError, BrokenPipeError) as exc:
+        log.info("the client went away (%s)", type(exc).__name__)
+    finally:
+        log.info("client disconnected; stopping the server")
+        await relay.close()
+        for task in helpers:
+            task.cancel()
+        for task in helpers:
+            with contextlib.suppress(BaseException):
+                await task
+        await upstream.close()
+        with contextlib.suppress(Exception):
+            writer.close()
+    return 0
