@@ -1,8 +1,8 @@
 """Which live items may reach the agent, given the lockfile: pure decisions, no I/O.
 
-"Matches its pin" means exactly what ``--check`` means: the digest of the item as the server
-sent it (:func:`mcplock_tui.core.lockfile.item_hashes`) equals the digest of the pinned
-definition. Everything else is withheld: a changed definition, a new one, one a reviewer
+"Matches its pin" means exactly what ``--check`` means: the whole-item digest of the item as
+the server sent it (``hash`` of :func:`mcplock_tui.core.lockfile.item_hashes`) equals the
+digest of the pinned definition. Everything else is withheld: a changed definition, a new one, one a reviewer
 rejected, a malformed or duplicated one, and every item of a server the lockfile does not
 know. Failure direction: a server that reorders keys or whitespace still matches (canonical
 JSON); one that changes a single character of any field is withheld until reviewed (noisy
@@ -12,13 +12,14 @@ by design, the same as ``--check``).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from mcplock_tui.core.canonical import digest, visible
-from mcplock_tui.core.lockfile import ServerPin, item_hashes
-from mcplock_tui.core.model import Kind
+from mcplock_tui.core.lockfile import ServerPin
+from mcplock_tui.core.model import ITEM_KINDS, Kind
 from mcplock_tui.core.surface import KEY_FIELD
 
 LIST_METHODS: dict[str, tuple[Kind, str]] = {
@@ -71,12 +72,37 @@ class Verdict:
         return self.status is Status.PINNED
 
 
-def judge_hash(pin: ServerPin | None, kind: Kind, name: str, item_hash: str) -> Verdict:
+@dataclass(frozen=True, slots=True)
+class PinIndex:
+    """One server's pin with every pinned item's digest computed once per lockfile load."""
+
+    pin: ServerPin | None
+    hashes: Mapping[Kind, Mapping[str, str]]
+
+    @classmethod
+    def build(cls, pin: ServerPin | None) -> PinIndex:
+        hashes: dict[Kind, dict[str, str]] = {}
+        if pin is not None:
+            for kind in ITEM_KINDS:
+                hashes[kind] = {k: digest(v) for k, v in pin.surface.items(kind).items()}
+        return cls(pin, hashes)
+
+
+def live_hash(kind: Kind, item: Any) -> str:
+    """The whole-item hash ``--check`` compares (``item_hashes(kind, item)["hash"]``).
+
+    Only that one of the item's hashes decides a match, so only it is computed here.
+    """
+    return digest(item)
+
+
+def judge_hash(index: PinIndex, kind: Kind, name: str, item_hash: str) -> Verdict:
     """The verdict for one live item, known by key and whole-item hash."""
+    pin = index.pin
     if pin is None:
         return Verdict(kind, name, item_hash, Status.UNPINNED_SERVER)
-    pinned = pin.surface.get(kind, name)
-    if pinned is not None and digest(pinned) == item_hash:
+    pinned = index.hashes.get(kind, {}).get(name)
+    if pinned == item_hash:
         return Verdict(kind, name, item_hash, Status.PINNED)
     rejection = pin.rejection_for(kind, name)
     if rejection is not None and rejection.hash == item_hash:
@@ -92,20 +118,20 @@ def item_key(kind: Kind, item: Any) -> str | None:
     return key if isinstance(key, str) and key else None
 
 
-def judge_item(pin: ServerPin | None, kind: Kind, item: Any) -> Verdict:
+def judge_item(index: PinIndex, kind: Kind, item: Any) -> Verdict:
     key = item_key(kind, item)
     if key is None:
         return Verdict(kind, "", digest(item), Status.MALFORMED)
-    return judge_hash(pin, kind, key, item_hashes(kind, item)["hash"])
+    return judge_hash(index, kind, key, live_hash(kind, item))
 
 
 def judge_page(
-    pin: ServerPin | None, kind: Kind, items: list[Any], seen_keys: set[str]
+    index: PinIndex, kind: Kind, items: list[Any], seen_keys: set[str]
 ) -> list[Verdict]:
     """One verdict per item; a key already seen in this listing is withheld as malformed."""
     out: list[Verdict] = []
     for item in items:
-        verdict = judge_item(pin, kind, item)
+        verdict = judge_item(index, kind, item)
         if verdict.name and verdict.name in seen_keys:
             verdict = Verdict(kind, verdict.name, verdict.hash, Status.MALFORMED)
         elif verdict.name:

@@ -35,6 +35,7 @@ from mcplock_tui.guard.policy import (
     LIST_METHODS,
     METHOD_OF,
     USE_METHODS,
+    PinIndex,
     Status,
     Verdict,
     item_key,
@@ -111,6 +112,7 @@ class Relay:
         self.state = _State()
         self.pending: dict[Any, _Pending] = {}
         self.pin: ServerPin | None = None
+        self.index = PinIndex.build(None)
         self.lock_problem: str | None = None
         self._lock_stat: tuple[int, int, int] | None = None
         self._next_id = 0
@@ -136,6 +138,7 @@ class Relay:
         else:
             self.lock_problem = None
         self.pin = None if lock is None else lock.servers.get(self.opt.server)
+        self.index = PinIndex.build(self.pin)
         if self.pin is None:
             problem = self.lock_problem or (
                 f"server {shown(self.opt.server)!r} is not in the lockfile {self.opt.lock_path}"
@@ -151,7 +154,7 @@ class Relay:
         for kind, items in self.state.seen.items():
             moved = False
             for key, old in list(items.items()):
-                new = judge_hash(self.pin, kind, key, old.hash)
+                new = judge_hash(self.index, kind, key, old.hash)
                 if old.status is Status.MALFORMED:
                     continue
                 items[key] = new
@@ -360,7 +363,7 @@ class Relay:
 
     def _judge_items(self, kind: Kind, items: list[Any]) -> list[Any]:
         seen = self.state.seen.setdefault(kind, {})
-        verdicts = judge_page(self.pin, kind, items, set())
+        verdicts = judge_page(self.index, kind, items, set())
         kept: list[Any] = []
         for item, verdict in zip(items, verdicts, strict=True):
             key = verdict.name or item_key(kind, item)
