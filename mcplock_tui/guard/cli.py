@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -38,7 +39,8 @@ def _run_parser() -> argparse.ArgumentParser:
                    help="the guard's own log (default: under the user cache folder)")
     p.add_argument("--url", default=None, help="streamable HTTP endpoint of the server")
     p.add_argument("--header", action="append", default=[], metavar="'NAME: VALUE'",
-                   help="HTTP header for --url (repeatable)")
+                   help="HTTP header for --url (repeatable); credentials are better passed as "
+                        "a JSON object in $MCPLOCK_GUARD_HEADERS, which argv would expose")
     return p
 
 
@@ -89,9 +91,11 @@ def _serve(ns: argparse.Namespace, upstream_argv: list[str]) -> int:
     options = GuardOptions(server=ns.name, lock_path=lock, warn=ns.mode == "warn", timeout=ns.timeout)
     upstream: Upstream
     if ns.url:
+        from mcplock_tui.guard.entry import env_headers
         from mcplock_tui.guard.http import HttpUpstream, parse_headers
 
-        upstream = HttpUpstream(ns.url, parse_headers(ns.header), timeout=ns.timeout)
+        headers = {**env_headers(os.environ), **parse_headers(ns.header)}
+        upstream = HttpUpstream(ns.url, headers, timeout=ns.timeout)
     else:
         upstream = StdioUpstream(upstream_argv)
     from mcplock_tui.guard.serve import serve

@@ -7,11 +7,14 @@ config imports this module.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 from typing import Any
 
 PY_FORM = ("-m", "mcplock_tui", "guard")
+HEADERS_ENV = "MCPLOCK_GUARD_HEADERS"
+"""Environment variable holding a JSON object of HTTP headers for ``guard --url``."""
 _NAMES = ("mcplock-tui", "mcplock-tui.exe")
 _VALUE_FLAGS = frozenset({"--name", "--lock", "--mode", "--timeout", "--log", "--url", "--header"})
 
@@ -49,9 +52,23 @@ def unwrap_entry(body: dict[str, object]) -> dict[str, object]:
         return {**rest, "command": args[i + 1], "args": args[i + 2 :]}
     if "--url" in opts:
         headers = dict(_split_header(h) for h in opts.get("--header", []))
+        headers.update(env_headers(body.get("env")))
         rest = {k: v for k, v in rest.items() if k not in ("env", "cwd")}
         return {**rest, "type": "http", "url": opts["--url"][-1], **({"headers": headers} if headers else {})}
     return body
+
+
+def env_headers(env: object) -> dict[str, str]:
+    """The headers in ``env[MCPLOCK_GUARD_HEADERS]`` (a JSON object); {} when absent or bad."""
+    if not isinstance(env, Mapping) or not isinstance(env.get(HEADERS_ENV), str):
+        return {}
+    try:
+        value = json.loads(env[HEADERS_ENV])
+    except ValueError:
+        return {}
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): v for k, v in value.items() if isinstance(v, str)}
 
 
 def _split_header(text: str) -> tuple[str, str]:

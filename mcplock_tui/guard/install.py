@@ -4,7 +4,8 @@ The edit is made in the file's text, not by re-serialising its JSON, so comments
 indentation and line endings survive. A stdio entry keeps its ``env``, ``cwd`` and every
 other key: only ``command`` and ``args`` change, to ``mcplock-tui guard --name N --lock L --
 <the original command and args>``. An HTTP entry becomes a stdio entry running
-``mcplock-tui guard --url …``. The original bytes and each entry's original text are kept in
+``mcplock-tui guard --url …``, its headers in the entry's ``env`` (not in argv, where any
+local user could read an expanded credential). The original bytes and each entry's original text are kept in
 the user's state folder; ``uninstall`` writes the original bytes back when the file is as
 ``install`` left it, and otherwise restores the guard entries one by one.
 
@@ -28,7 +29,7 @@ from typing import Any
 
 from mcplock_tui.config import PROJECT_FILES, _strip_jsonc, discover_config_files
 from mcplock_tui.errors import ConfigError
-from mcplock_tui.guard.entry import PY_FORM, guard_args, unwrap_entry
+from mcplock_tui.guard.entry import HEADERS_ENV, PY_FORM, guard_args, unwrap_entry
 from mcplock_tui.storage import write_text_atomic
 
 # --- locating entries in the text --------------------------------------------------------
@@ -120,9 +121,10 @@ def _wrap(text: str, name: str, member: _Member, lock: Path, path: Path) -> list
             edits.append((at, at, f', "args": {new_args}'))
         return edits
     headers = body.get("headers") or {}
-    args = [*base, "--url", body["url"], *(x for k, v in headers.items() for x in ("--header", f"{k}: {v}"))]
     keep = {k: v for k, v in body.items() if k not in ("type", "url", "headers")}
-    new = {"command": command, "args": args, **keep}
+    new = {"command": command, "args": [*base, "--url", body["url"]], **keep}
+    if headers:  # in the environment, not argv: header values are often credentials
+        new["env"] = {HEADERS_ENV: json.dumps(headers, ensure_ascii=False)}
     inner = _indent_of(text, member.start)
     rendered = json.dumps(new, indent=2, ensure_ascii=False).replace("\n", "\n" + inner)
     return [(member.start, member.end, rendered)]
