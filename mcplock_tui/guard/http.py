@@ -59,7 +59,7 @@ class HttpUpstream:
     def describe_exit(self) -> str:
         return f"the connection to {redact_url(self.url)} closed"
 
-    async def close(self) -> None:
+    async def close(self, *, now: bool = False) -> None:
         self._closed = True
         for task in list(self._tasks):
             task.cancel()

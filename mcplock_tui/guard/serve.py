@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -92,19 +93,24 @@ async def serve(
     if started:
         helpers += [asyncio.ensure_future(from_upstream()), asyncio.ensure_future(relay.upstream_writer())]
     client = asyncio.ensure_future(from_client())
+    signalled = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        loop.add_signal_handler(sig, signalled.set)
+    stop = asyncio.ensure_future(signalled.wait())
     try:
-        await client  # ends when the client closes our stdin (or our stdout breaks)
-    except (ConnectionError, BrokenPipeError) as exc:
-        log.info("the client went away (%s)", type(exc).__name__)
+        # ends when the client closes our stdin, our stdout breaks, or we are signalled
+        await asyncio.wait({client, stop}, return_when=asyncio.FIRST_COMPLETED)
+        if client.done() and isinstance(client.exception(), ConnectionError):
+            log.info("the client went away (%s)", type(client.exception()).__name__)
     finally:
-        log.info("client disconnected; stopping the server")
-        await relay.close()
-        for task in helpers:
+        log.info("%s; stopping the server", "signalled" if signalled.is_set() else "client disconnected")
+        for task in (client, stop, *helpers):
             task.cancel()
-        for task in helpers:
+        await relay.close()
+        for task in (client, stop, *helpers):
             with contextlib.suppress(BaseException):
                 await task
-        await upstream.close()
+        await upstream.close(now=signalled.is_set())
         with contextlib.suppress(Exception):
             writer.close()
     return 0

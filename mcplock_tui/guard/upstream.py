@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import signal
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
@@ -24,7 +23,7 @@ class Upstream(Protocol):
     async def start(self) -> None: ...
     async def send(self, data: bytes) -> None: ...
     async def receive(self) -> bytes | None: ...
-    async def close(self) -> None: ...
+    async def close(self, *, now: bool = False) -> None: ...
     def describe_exit(self) -> str: ...
 
 
@@ -43,7 +42,7 @@ async def read_message(reader: asyncio.StreamReader) -> bytes | None:
 
 
 class StdioUpstream:
-    """``COMMAND ARGS…`` as a child in its own process group; stderr goes where ours goes."""
+    """``COMMAND ARGS…`` as a child; its stderr goes where ours goes."""
 
     def __init__(
         self, argv: Sequence[str], env: Mapping[str, str] | None = None, stderr: int | None = None
@@ -62,7 +61,8 @@ class StdioUpstream:
             stderr=self.stderr,
             env=self.env,
             limit=MAX_MESSAGE,
-            start_new_session=True,  # so shutdown can signal the server and its children
+            # Same process group as the guard: a client that signals the group it started
+            # reaches the server too, as it would without the guard.
         )
 
     async def send(self, data: bytes) -> None:
@@ -89,17 +89,19 @@ class StdioUpstream:
             return f"the server was stopped by signal {-code}"
         return f"the server exited with status {code}"
 
-    async def close(self) -> None:
+    async def close(self, *, now: bool = False) -> None:
+        """Close stdin and wait; then SIGTERM, then SIGKILL. ``now`` skips the polite wait."""
         proc = self.proc
         if proc is None or proc.returncode is not None:
             return
         if proc.stdin is not None:
             with contextlib.suppress(Exception):
                 proc.stdin.close()
-        for sig in (None, signal.SIGTERM, signal.SIGKILL):
-            if sig is not None:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(proc.pid, sig)
+        steps = (proc.terminate, proc.kill) if now else (None, proc.terminate, proc.kill)
+        for step in steps:
+            if step is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    step()
             try:
                 await asyncio.wait_for(proc.wait(), _GRACE)
                 return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -110,3 +111,50 @@ def _alive(pid: int) -> bool:
         return stat.split(")")[-1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def _hung_guard(project: Project) -> tuple[subprocess.Popen[bytes], int]:
+    """A guard whose server is stuck in tools/list and ignores its stdin closing."""
+    project.edit_defs(lambda d: d.__setitem__("mode", "hang"))
+    proc = _spawn([sys.executable, *project.guard_argv()])
+    _send(proc, INIT)
+    assert len(_lines(proc, 1)) == 1
+    _send(proc, INITIALIZED, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+    pid = int(project.defs.with_suffix(".pid").read_text())
+    time.sleep(0.3)
+    return proc, pid
+
+
+def _gone_within(pid: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not _alive(pid):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_disconnect_stops_a_server_that_ignores_its_stdin(project: Project) -> None:
+    proc, pid = _hung_guard(project)
+    try:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        assert proc.wait(15) == 0
+        assert _gone_within(pid, 5)
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+def test_sigterm_to_the_guard_alone_stops_the_server(project: Project) -> None:
+    """Some clients signal only the process they started, not its group."""
+    proc, pid = _hung_guard(project)
+    try:
+        started = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(15)
+        assert _gone_within(pid, 5)
+        assert time.monotonic() - started < 8
+    finally:
+        proc.kill()
+        proc.wait(10)
