@@ -39,6 +39,8 @@ class Observation:
     seen_at: str
     definition: Any = None
     """The item as served, or None when it was too large to keep."""
+    passed: bool = False
+    """True when the guard let it through (``--mode warn``)."""
 
 
 def read_observations(path: Path) -> Iterator[Observation]:
@@ -59,6 +61,7 @@ def read_observations(path: Path) -> Iterator[Observation]:
                 status=str(raw["status"]),
                 seen_at=str(raw.get("seen_at", "")),
                 definition=raw.get("definition"),
+                passed=raw.get("passed") is True,
             )
         except (ValueError, KeyError, TypeError):
             continue
@@ -75,7 +78,7 @@ class Observer:
         }
         self.failed: str | None = None
 
-    def record(self, verdict: Verdict, definition: Any) -> bool:
+    def record(self, verdict: Verdict, definition: Any, *, passed: bool = False) -> bool:
         key = (verdict.kind.value, verdict.name, verdict.hash)
         if verdict.pinned or key in self._known:
             return False
@@ -89,6 +92,7 @@ class Observer:
             "status": verdict.status.value,
             "seen_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "definition": definition if len(text) <= MAX_DEFINITION else None,
+            "passed": passed,
         }
         line = json.dumps(record, ensure_ascii=True, sort_keys=True) + "\n"
         try:

@@ -370,7 +370,7 @@ class Relay:
             if key and verdict.status is not Status.MALFORMED:
                 seen[key] = verdict
             if self.observer is not None:
-                self.observer.record(verdict, item)
+                self.observer.record(verdict, item, passed=passes(verdict, self.opt.warn))
             if passes(verdict, self.opt.warn):
                 kept.append(item)
             else:
@@ -382,7 +382,11 @@ class Relay:
         if "instructions" in result:
             verdict = judge_instructions(self.pin, result["instructions"])
             if self.observer is not None:
-                self.observer.record(verdict, {"instructions": result["instructions"]})
+                self.observer.record(
+                    verdict,
+                    {"instructions": result["instructions"]},
+                    passed=passes(verdict, self.opt.warn),
+                )
             if not passes(verdict, self.opt.warn):
                 del result["instructions"]
                 log.info("withheld the server instructions (%s)", verdict.status.value)

@@ -30,10 +30,13 @@ from mcplock_tui.guard.observe import Observation, observation_path, read_observ
 
 SEEN_AT_RUNTIME = "seen-at-runtime"
 RUNTIME_DIVERGENCE = "runtime-divergence"
-_KINDS = {k.value: k for k in ITEM_KINDS}
+_KINDS = {k.value: k for k in (*ITEM_KINDS, Kind.INSTRUCTIONS)}
 
 
 def _with_item(surface: Surface, kind: Kind, name: str, item: dict[str, object]) -> Surface:
+    if kind is Kind.INSTRUCTIONS:
+        text = item.get("instructions")
+        return replace(surface, instructions=text if isinstance(text, str) else repr(text))
     items = {**surface.items(kind), name: item}
     if kind is Kind.TOOL:
         return replace(surface, tools=items)
@@ -59,7 +62,7 @@ def _seen(o: Observation) -> Reason:
         SEEN_AT_RUNTIME,
         Severity.LOW,
         f"seen at runtime: the guard was served this definition ({o.seen_at or 'time unknown'}) "
-        f"and {'let it through (warn mode)' if o.status == 'pinned' else 'withheld it'}",
+        f"and {'let it through (warn mode)' if o.passed else 'withheld it'}",
     )
 
 

@@ -145,7 +145,9 @@ async def test_warn_mode_passes_drift_but_records_it(project: Project) -> None:
         assert not ok.is_error
     lines = project.root.joinpath("mcplock.observed.jsonl").read_text().splitlines()
     records = [json.loads(line) for line in lines]
-    assert [(r["name"], r["status"]) for r in records] == [("write_file", "drifted")]
+    assert [(r["name"], r["status"], r["passed"]) for r in records] == [
+        ("write_file", "drifted", True)
+    ]
 
 
 async def test_server_that_dies_gives_a_clean_error(project: Project) -> None:
