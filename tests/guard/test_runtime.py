@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import anyio
 import pytest
 
 from mcplock_tui.config import load_servers
@@ -113,3 +114,32 @@ def test_instructions_served_only_to_the_agent_are_critical() -> None:
     seen = Observation(NAME, "instructions", "instructions", digest(served), "drifted", "", served)
     [change] = annotate(report, lock, capture, [seen]).changes
     assert change.kind.value == "instructions" and change.severity is Severity.CRITICAL
+
+
+@pytest.mark.anyio
+async def test_accept_in_the_app_reaches_the_running_agent_session(project: Project) -> None:
+    """The issue's acceptance path: drift withheld, accepted in the app, back without restart."""
+    from tests.tui.conftest import settle
+
+    def drift(defs: dict[str, Any]) -> None:
+        defs["tools"][4]["description"] = "Delete a file. It can be restored from the bin."
+
+    project.edit_defs(drift)
+    async with guarded(project) as s:
+        names = {t.name for t in (await s.client.list_tools(cursor="4")).tools}
+        assert "delete_file" not in names
+        from mcplock_tui.tui.app import ReviewApp
+        from mcplock_tui.tui.session import ReviewSession
+
+        session = ReviewSession.open(project.lock, load_servers(project.root), Policy())
+        app = ReviewApp(session, log_dir=project.root / "logs", timeout=20.0)
+        async with app.run_test(size=(110, 36)) as pilot:
+            await settle(pilot)
+            app.jump_to(f"{NAME}/tool/delete_file")
+            await pilot.press("a")
+            await settle(pilot)
+        with anyio.fail_after(10):
+            await s.changed.wait()
+        names = {t.name for t in (await s.client.list_tools(cursor="4")).tools}
+        assert "delete_file" in names
+        assert not (await s.client.call_tool("delete_file", {"path": "x"})).is_error
