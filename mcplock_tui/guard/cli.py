@@ -25,6 +25,9 @@ DEFAULT_LOCK = "mcplock.lock"
 def _run_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mcplock-tui guard",
+        usage="%(prog)s --name NAME [options] (-- COMMAND [ARGS...] | --url URL)\n"
+        "       %(prog)s install [--config FILE]... [--lock PATH] [--server NAME]...\n"
+        "       %(prog)s uninstall [--config FILE]...",
         description="Serve a configured MCP server to the agent's client with only the "
         "reviewed definitions (see also: guard install, guard uninstall).",
     )

@@ -476,6 +476,10 @@ class Relay:
         log.warning("%s", message)
         await self.error_to_client(key[1] if isinstance(key, tuple) else key, code, message)
 
+    def mark_unavailable(self, reason: str) -> None:
+        """The server could not be started: every request is answered with ``reason``."""
+        self._dead = reason
+
     def _dead_message(self) -> str:
         return f"the MCP server is not available: {self._dead} (mcplock-tui guard)"
 

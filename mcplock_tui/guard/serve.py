@@ -77,7 +77,7 @@ async def serve(
         await upstream.start()
     except OSError as exc:
         started = False
-        relay._dead = f"could not start it: {exc.strerror or type(exc).__name__}"
+        relay.mark_unavailable(f"could not start it: {exc.strerror or type(exc).__name__}")
         log.error("could not start the server: %s", exc.strerror or type(exc).__name__)
 
     async def from_upstream() -> None:
