@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -58,6 +60,11 @@ UPSTREAM_TIMEOUT = -32001
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 MAX_PAGES = 1000
+_MAX_PAGES_CACHED = 64
+_ENVELOPE = re.compile(
+    rb'\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(?:-?\d{1,18}|"[A-Za-z0-9_.:-]{0,100}")\s*,'
+    rb'\s*"result"\s*:'
+)
 _INTERNAL = "mcplock-guard-"
 """Prefix of the ids of the guard's own requests to the server."""
 
@@ -121,6 +128,9 @@ class Relay:
         self._client_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         self._to_upstream: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._generation = 0
+        self._pages: dict[tuple[str, int, bytes], tuple[Verdict, ...]] = {}
+        self._last_verdicts: tuple[Verdict, ...] | None = None
         self.load_lock()
 
     # --- lockfile ----------------------------------------------------------------------
@@ -128,6 +138,8 @@ class Relay:
     def load_lock(self) -> None:
         """Read the lockfile; any problem means nothing is trusted (fail closed)."""
         self._lock_stat = _stat_key(self.opt.lock_path)
+        self._generation += 1
+        self._pages.clear()
         lock: Lockfile | None = None
         try:
             lock = read_lockfile(self.opt.lock_path)
@@ -335,11 +347,44 @@ class Relay:
             if not pending.internal.done():
                 pending.internal.set_result(msg)
             return
+        page = self._page_key(pending.method, msg, raw) if exact else None
+        if page is not None and self._replay_page(page):
+            await self.to_client(raw)
+            return
+        self._last_verdicts = None
         rewritten = self._intercept(pending.method, msg)
         if rewritten or not exact:
             await self.to_client(_encode(msg))
-        else:
-            await self.to_client(raw)
+            return
+        if page is not None and self._last_verdicts is not None:
+            self._remember_page(page, self._last_verdicts)
+        await self.to_client(raw)
+
+    # A page the guard already judged, byte for byte, under the same lockfile gets the same
+    # verdicts: only its digests are skipped (it is still parsed and routed as usual). The key
+    # is the bytes after a recognised ``{"jsonrpc":"2.0","id":…,"result":`` prefix, so the
+    # differing id does not matter and an identical key means an identical result.
+
+    def _page_key(self, method: str, msg: dict[str, Any], raw: bytes) -> tuple[str, int, bytes] | None:
+        if method not in LIST_METHODS:
+            return None
+        match = _ENVELOPE.match(raw)
+        if match is None:
+            return None
+        return (method, self._generation, hashlib.sha256(memoryview(raw)[match.end() :]).digest())
+
+    def _replay_page(self, page: tuple[str, int, bytes]) -> bool:
+        verdicts = self._pages.get(page)
+        if verdicts is None:
+            return False
+        kind = LIST_METHODS[page[0]][0]
+        self.state.seen.setdefault(kind, {}).update((v.name, v) for v in verdicts if v.name)
+        return True
+
+    def _remember_page(self, page: tuple[str, int, bytes], verdicts: tuple[Verdict, ...]) -> None:
+        if len(self._pages) >= _MAX_PAGES_CACHED:
+            self._pages.pop(next(iter(self._pages)))
+        self._pages[page] = verdicts
 
     def _intercept(self, method: str, msg: dict[str, Any]) -> bool:
         """Filter a reply in place; True when it was changed."""
@@ -364,6 +409,7 @@ class Relay:
     def _judge_items(self, kind: Kind, items: list[Any]) -> list[Any]:
         seen = self.state.seen.setdefault(kind, {})
         verdicts = judge_page(self.index, kind, items, set())
+        self._last_verdicts = tuple(verdicts)
         kept: list[Any] = []
         for item, verdict in zip(items, verdicts, strict=True):
             key = verdict.name or item_key(kind, item)

@@ -190,3 +190,22 @@ async def test_server_that_cannot_start(project: Project) -> None:
 
 def test_leaf_unwraps() -> None:
     assert isinstance(leaf(ExceptionGroup("x", [ValueError()])), ValueError)
+
+
+async def test_a_page_seen_before_is_judged_again_after_the_lockfile_changes(
+    project: Project,
+) -> None:
+    original = project.defs.read_text(encoding="utf-8")
+    async with guarded(project) as s:
+        assert await _names(s) == ALL_TOOLS
+        assert await _names(s) == ALL_TOOLS  # the same bytes again: verdicts reused
+        project.edit_defs(_drift_write_file)
+        done = await anyio.to_thread.run_sync(lambda: cli(project.root, "accept", f"{NAME}/write_file"))
+        assert done.returncode == 0, done.stdout + done.stderr
+        s.changed = anyio.Event()
+        project.defs.write_text(original, encoding="utf-8")  # back to the bytes listed first
+        with anyio.fail_after(10):
+            await s.changed.wait()
+        # the lockfile now pins the new write_file, so the old one, byte for byte the page
+        # that passed before, is withheld
+        assert await _names(s) == ALL_TOOLS - {"write_file"}
