@@ -5,7 +5,8 @@ A raw JSON-RPC client (no SDK, so only the guard is measured) talks over pipes t
 fixture server ``tests/guard/callserver.py``, first directly, then through
 ``mcplock-tui guard`` with every tool pinned, alternating a few rounds so that load on
 the machine hits both sides alike. Prints medians and the added time.
-Targets: tools/call adds under 5 ms median; tools/list of 1,000 tools adds under 50 ms.
+Targets: tools/call adds under 5 ms median; tools/list of 1,000 tools adds under 50 ms, for
+the first listing of a session (every item hashed) and for later ones.
 """
 
 from __future__ import annotations
@@ -88,7 +89,12 @@ def measure_calls(client: Raw, calls: int) -> float:
     return statistics.median(times) * 1000
 
 
-def measure_lists(client: Raw, lists: int, n_tools: int) -> float:
+def measure_lists(client: Raw, lists: int, n_tools: int) -> tuple[float, float]:
+    """(first listing of the session, median of the rest) in ms.
+
+    The guard judges a page it has not seen with one digest per item; a page identical byte
+    for byte to one judged before under the same lockfile reuses those verdicts.
+    """
     client.start()
     times = []
     for _ in range(lists):
@@ -97,7 +103,7 @@ def measure_lists(client: Raw, lists: int, n_tools: int) -> float:
         times.append(time.perf_counter() - t)
         assert len(reply["result"]["tools"]) == n_tools, "the guard withheld pinned tools"
     client.close()
-    return statistics.median(times) * 1000
+    return times[0] * 1000, statistics.median(times[1:]) * 1000
 
 
 def setup(root: Path, name: str, n_tools: int) -> tuple[list[str], list[str]]:
@@ -122,7 +128,9 @@ def main() -> None:
     parser.add_argument("--tools", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=3, help="direct/guarded alternations")
     args = parser.parse_args()
-    results: dict[str, list[float]] = {"call-d": [], "call-g": [], "list-d": [], "list-g": []}
+    results: dict[str, list[float]] = {
+        k: [] for k in ("call-d", "call-g", "first-d", "first-g", "list-d", "list-g")
+    }
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         small = setup(root, "small", 5)  # calls: a server whose per-request work is tiny
@@ -130,15 +138,16 @@ def main() -> None:
         for _ in range(args.rounds):
             for tag, argv in (("d", 0), ("g", 1)):
                 results[f"call-{tag}"].append(measure_calls(Raw(small[argv], root), args.calls))
-                results[f"list-{tag}"].append(
-                    measure_lists(Raw(large[argv], root), args.lists, args.tools)
-                )
+                first, rest = measure_lists(Raw(large[argv], root), args.lists, args.tools)
+                results[f"first-{tag}"].append(first)
+                results[f"list-{tag}"].append(rest)
     med = {k: statistics.median(v) for k, v in results.items()}
     print(f"tools/call round trip   direct {med['call-d']:7.2f} ms  guarded {med['call-g']:7.2f} ms  "
           f"added {med['call-g'] - med['call-d']:6.2f} ms (median; target < 5 ms)")
-    print(f"tools/list {args.tools} tools  direct {med['list-d']:7.2f} ms  guarded "
-          f"{med['list-g']:7.2f} ms  added {med['list-g'] - med['list-d']:6.2f} ms "
-          "(median; target < 50 ms)")
+    for key, label in (("first", "first listing"), ("list", "later listings")):
+        d, g = med[f"{key}-d"], med[f"{key}-g"]
+        print(f"tools/list {args.tools} tools, {label:14}  direct {d:7.2f} ms  guarded {g:7.2f} ms"
+              f"  added {g - d:6.2f} ms (median; target < 50 ms)")
 
 
 if __name__ == "__main__":
