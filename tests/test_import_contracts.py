@@ -108,8 +108,12 @@ CONTRACTS: dict[str, Callable[[Import], bool]] = {
         and not _in(i.target, "mcplock_tui.core")
         and i.target not in ("mcplock_tui", "mcplock_tui.__version__")  # the root holds a version only
     ),
-    "only capture/ talks MCP (mcp, mcp_types, httpx2)": lambda i: (
-        _in(i.target, "mcp", "mcp_types", "httpx2") and not _in(i.module, "mcplock_tui.capture")
+    "only capture/ imports the MCP SDK (mcp, mcp_types)": lambda i: (
+        _in(i.target, "mcp", "mcp_types") and not _in(i.module, "mcplock_tui.capture")
+    ),
+    # The guard relays raw JSON-RPC (no SDK models) and needs HTTP for --url upstreams.
+    "only capture/ and guard/ open network connections (httpx2)": lambda i: (
+        _in(i.target, "httpx2") and not _in(i.module, "mcplock_tui.capture", "mcplock_tui.guard")
     ),
     "only tui/ imports textual": lambda i: (
         _in(i.target, "textual") and not _in(i.module, "mcplock_tui.tui")

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.guard.conftest import Project
+from tests.guard.conftest import NAME, Project
 from tests.servers.harness import REPO_ROOT
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
@@ -63,7 +63,8 @@ def test_listing_pages_are_relayed_byte_for_byte(project: Project) -> None:
         defs["tools"][0]["annotations"]["unknownHint"] = True
 
     project.edit_defs(vendor)
-    assert subprocess.run([sys.executable, "-m", "mcplock_tui", "pin"], cwd=project.root,
+    # pin never replaces a reviewed pin: the vendor fields are accepted as a decision
+    assert subprocess.run([sys.executable, "-m", "mcplock_tui", "accept", NAME], cwd=project.root,
                           capture_output=True, check=False).returncode == 0
     direct = _exchange(project.server_argv)
     guarded = _exchange([sys.executable, *project.guard_argv()])
