@@ -35,10 +35,17 @@ _SENSITIVE = frozenset(_SENSITIVE_WORDS.split())
 """Words whose change flips meaning even when the spelling barely moves (can -> can't)."""
 
 _LOCATOR = re.compile(
-    r"[a-z][a-z0-9+.-]*://[^\s<>\"'`]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:[a-z0-9-]+\.)+[a-z]{2,}",
+    r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*+://[^\s<>\"'`]++"
+    r"|(?<![\w.+-])[\w.+-]++@[\w-]++(?:\.[\w-]++)++"
+    r"|(?<![a-z0-9.-])(?:[a-z0-9-]++\.)+[a-z]{2,}+",
     re.IGNORECASE,
 )
-"""URLs, e-mail addresses and host or file names: no edit inside one is a typo."""
+"""URLs, e-mail addresses and host or file names: no edit inside one is a typo.
+
+Linear on any input: each alternative may only start where its run of characters starts
+(the look-behinds), and possessive repeats never give characters back, so a long word
+is scanned once instead of once per position.
+"""
 _SUFFIXES = ("ing", "ers", "est", "ed", "es", "er", "ly", "s")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 _MAX_TYPO_EDITS = 2
