@@ -45,20 +45,50 @@ class Target:
 _SCRATCH = Path(tempfile.gettempdir()) / "mcplock-release-scratch"
 
 TARGETS: tuple[Target, ...] = (
-    Target("server-filesystem", "npm", "@modelcontextprotocol/server-filesystem",
-           "mcp-server-filesystem", (str(_SCRATCH),)),
-    Target("server-everything", "npm", "@modelcontextprotocol/server-everything",
-           "mcp-server-everything", ("stdio",)),
-    Target("server-memory", "npm", "@modelcontextprotocol/server-memory", "mcp-server-memory",
-           env=(("MEMORY_FILE_PATH", str(_SCRATCH / "memory.json")),)),
-    Target("server-sequential-thinking", "npm",
-           "@modelcontextprotocol/server-sequential-thinking", "mcp-server-sequential-thinking"),
+    Target(
+        "server-filesystem",
+        "npm",
+        "@modelcontextprotocol/server-filesystem",
+        "mcp-server-filesystem",
+        (str(_SCRATCH),),
+    ),
+    Target(
+        "server-everything",
+        "npm",
+        "@modelcontextprotocol/server-everything",
+        "mcp-server-everything",
+        ("stdio",),
+    ),
+    Target(
+        "server-memory",
+        "npm",
+        "@modelcontextprotocol/server-memory",
+        "mcp-server-memory",
+        env=(("MEMORY_FILE_PATH", str(_SCRATCH / "memory.json")),),
+    ),
+    Target(
+        "server-sequential-thinking",
+        "npm",
+        "@modelcontextprotocol/server-sequential-thinking",
+        "mcp-server-sequential-thinking",
+    ),
     Target("playwright-mcp", "npm", "@playwright/mcp", "mcp-server-playwright"),
     Target("context7", "npm", "@upstash/context7-mcp", "context7-mcp"),
     Target("notion", "npm", "@notionhq/notion-mcp-server", "notion-mcp-server"),
     Target("mcp-server-time", "pypi", "mcp-server-time", "mcp_server_time"),
     Target("mcp-server-fetch", "pypi", "mcp-server-fetch", "mcp_server_fetch"),
     Target("mcp-server-git", "pypi", "mcp-server-git", "mcp_server_git"),
+    Target(
+        "mcp-server-sqlite",
+        "pypi",
+        "mcp-server-sqlite",
+        "mcp_server_sqlite",
+        ("--db-path", str(_SCRATCH / "test.db")),
+    ),
+    Target("server-github", "npm", "@modelcontextprotocol/server-github", "mcp-server-github"),
+    Target(
+        "server-puppeteer", "npm", "@modelcontextprotocol/server-puppeteer", "mcp-server-puppeteer"
+    ),
 )
 
 
@@ -87,20 +117,47 @@ def install(target: Target, version: str, cache: Path) -> Path:
         return where
     where.mkdir(parents=True, exist_ok=True)
     if target.registry == "npm":
-        cmd = ["npm", "install", "--prefix", str(where), "--no-audit", "--no-fund",
-               "--ignore-scripts", "--loglevel=error", f"{target.package}@{version}"]
+        cmd = [
+            "npm",
+            "install",
+            "--prefix",
+            str(where),
+            "--no-audit",
+            "--no-fund",
+            "--ignore-scripts",
+            "--loglevel=error",
+            f"{target.package}@{version}",
+        ]
     else:
-        cmd = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-               "--target", str(where), f"{target.package}=={version}"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            "--target",
+            str(where),
+            f"{target.package}=={version}",
+        ]
     _run(cmd, INSTALL_TIMEOUT)
     marker.write_text("ok")
     return where
 
 
+def _bin(target: Target, where: Path) -> str:
+    """The package's own bin name: ``entry`` when it still declares it, else its first."""
+    meta = json.loads((where / "node_modules" / target.package / "package.json").read_text())
+    bins = meta.get("bin")
+    if isinstance(bins, dict) and bins and target.entry not in bins:
+        return str(next(iter(bins)))
+    return target.entry
+
+
 def spec_for(target: Target, version: str, where: Path) -> ServerSpec:
     env = dict(target.env)
     if target.registry == "npm":
-        command = str(where / "node_modules" / ".bin" / target.entry)
+        command = str(where / "node_modules" / ".bin" / _bin(target, where))
         args = target.args
     else:
         command = "python3"  # the system interpreter: the installed mcp must not meet ours
@@ -108,8 +165,9 @@ def spec_for(target: Target, version: str, where: Path) -> ServerSpec:
         env["PYTHONPATH"] = str(where)
     env.setdefault("PATH", os.environ.get("PATH", ""))
     env.setdefault("HOME", os.environ.get("HOME", "/tmp"))
-    return ServerSpec(f"{target.name}@{version}", "stdio", "releases", command=command,
-                      args=tuple(args), env=env)
+    return ServerSpec(
+        f"{target.name}@{version}", "stdio", "releases", command=command, args=tuple(args), env=env
+    )
 
 
 def surface_json(result: Any) -> dict[str, Any]:
@@ -144,8 +202,13 @@ def capture(target: Target, last: int, cache: Path) -> None:
         if result.surface is None:
             print(f"  {target.name}@{version}: capture failed: {result.error}", flush=True)
             continue
-        doc = {"server": target.name, "package": target.package, "registry": target.registry,
-               "version": version, **surface_json(result)}
+        doc = {
+            "server": target.name,
+            "package": target.package,
+            "registry": target.registry,
+            "version": version,
+            **surface_json(result),
+        }
         path.write_text(json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
         print(f"  {target.name}@{version}: {len(doc['tools'])} tools", flush=True)
 
@@ -154,7 +217,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--last", type=int, default=5)
     parser.add_argument("--only", action="append", default=[])
-    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "mcplock-releases")
+    parser.add_argument(
+        "--cache", type=Path, default=Path(tempfile.gettempdir()) / "mcplock-releases"
+    )
     opts = parser.parse_args()
     _SCRATCH.mkdir(parents=True, exist_ok=True)
     for target in TARGETS:

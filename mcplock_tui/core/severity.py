@@ -70,6 +70,7 @@ CATEGORIES: dict[str, str] = {
     "server-identity": "the server's name changed",
     "server-metadata": "other server info, protocol version or capabilities changed (medium for a downgrade or a gained change notification)",
     "launch-changed": "the launch command or URL changed",
+    "analysis-capped": "text too long to analyse whole, or the server's analysis budget was spent: graded high, never a silent pass",
     "changed": "anything else",
 }
 """Every reason category the model emits; a policy may move any of them to another band."""
