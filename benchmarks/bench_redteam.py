@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.core.redteam_drift import load, rounds, run_case, worst  # noqa: E402
+from tests.core.redteam_drift import load, rounds, run_case, worst
 
 
 def main() -> None:

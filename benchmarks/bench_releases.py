@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mcplock_tui.core.model import Severity  # noqa: E402
-from tests.core.release_pairs import check_pair, release_pairs  # noqa: E402
+from mcplock_tui.core.model import Severity
+from tests.core.release_pairs import check_pair, release_pairs
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ checked against the newer one, as an upgrade would be.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from dataclasses import dataclass
@@ -54,7 +55,7 @@ def release_pairs(root: Path = RELEASES) -> list[Pair]:
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
         docs = sorted(folder.glob("*.json"), key=lambda p: _version_key(p.stem))
         loaded = [json.loads(p.read_text()) for p in docs]
-        for a, b in zip(loaded, loaded[1:], strict=False):
+        for a, b in itertools.pairwise(loaded):
             pairs.append(Pair(folder.name, a["version"], b["version"], a, b))
     return pairs
 
