@@ -13,10 +13,12 @@ touched, so a cap is never a silent pass.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from mcplock_tui.core.canonical import has_hidden
 from mcplock_tui.core.detectors import ScanContext, scan_item, skeleton
 from mcplock_tui.core.diff import Change
 from mcplock_tui.core.lint import lint_drift
@@ -189,6 +191,76 @@ def _shadowing(change: Change, ctx: GradeContext, siblings: Iterable[str]) -> li
     return reasons
 
 
+def _letter_scripts(name: str) -> set[str]:
+    return {
+        "LATIN" if ch.isascii() else unicodedata.name(ch, "UNKNOWN").split(" ")[0]
+        for ch in name
+        if ch.isalpha()
+    }
+
+
+def _name_problem(name: str) -> str | None:
+    """Why a name is not what it looks like: invisible, mixed-script or look-alike letters."""
+    if has_hidden(name):
+        return "contains invisible characters"
+    if name.isascii():
+        return None
+    scripts = _letter_scripts(name)
+    if len(scripts) > 1:
+        return f"mixes scripts ({', '.join(sorted(scripts))})"
+    if skeleton(name).isascii() and skeleton(name) != name.casefold():
+        return "uses look-alike letters"
+    return None
+
+
+def _schema_names(item: Mapping[str, JSON] | None) -> set[str]:
+    item = item or {}
+    schema = item.get("inputSchema")
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    names = {str(k) for k in props} if isinstance(props, dict) else set()
+    args = item.get("arguments")
+    for arg in args if isinstance(args, list) else []:
+        if isinstance(arg, dict) and isinstance(arg.get("name"), str):
+            names.add(arg["name"])
+    return names
+
+
+def _identity(change: Change) -> list[Reason]:
+    """Tool, prompt, argument and property names that deceive, however they arrived."""
+    if change.kind not in (Kind.TOOL, Kind.PROMPT) or change.new is None:
+        return []
+    reasons: list[Reason] = []
+    if change.change is not ChangeType.MODIFIED:
+        problem = _name_problem(change.name)
+        if problem:
+            reasons.append(
+                Reason("tool-shadowing", Severity.HIGH, f"name {change.name!r} {problem}", "name")
+            )
+    old_name = change.old_name
+    if old_name and old_name != change.name and skeleton(old_name) == skeleton(change.name):
+        reasons.append(
+            Reason(
+                "tool-shadowing",
+                Severity.CRITICAL,
+                f"renamed to a look-alike of its own name ({old_name!r} -> {change.name!r}): "
+                "approvals of the old name may carry over",
+                "name",
+            )
+        )
+    for name in sorted(_schema_names(change.new) - _schema_names(change.old)):
+        problem = _name_problem(name)
+        if problem:
+            reasons.append(
+                Reason(
+                    "tool-shadowing",
+                    Severity.HIGH,
+                    f"parameter name {name!r} {problem}",
+                    "inputSchema",
+                )
+            )
+    return reasons
+
+
 def _finding_reason(f: Finding, policy: Policy) -> Reason:
     rule = get_rule(f.code)
     reason = Reason(f.code, f.severity, f"{f.code}: {f.message}", f.path)
@@ -232,6 +304,7 @@ def grade_changes(
             for r in (
                 *structural_reasons(change, set(ctx.known_hosts)),
                 *_shadowing(change, ctx, siblings),
+                *_identity(change),
                 *view.notes,
             )
         ]
