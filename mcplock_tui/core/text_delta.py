@@ -222,7 +222,7 @@ def delta(old: str, new: str) -> Delta:
             continue  # a sentence removed or added whole: no flip inside a kept one
         gone.extend(old_part)
         came.extend(new_part)
-        if op == "replace":
+        if op == "replace" and len(old_part) == len(new_part):
             out.flips.extend(_affix_flips(old_part, new_part))
         gone_numbers.extend(old_part)
         if op == "replace":

@@ -186,6 +186,10 @@ def text_reason(path: str, old: Any, new: Any, what: str) -> Reason:
     if cause is not None:
         return Reason("description-changed", Severity.HIGH, f"{what} changed: {cause}", path)
     d = delta(old, new)
+    if not d.added and not d.removed:
+        return Reason(
+            "text-cosmetic", Severity.LOW, f"{what}: identifiers respelled, same words", path
+        )
     found = signals(d)
     if found:
         return Reason(
