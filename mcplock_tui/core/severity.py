@@ -226,7 +226,7 @@ def _reads(item: Mapping[str, JSON] | None) -> list[str]:
     first = _LEADING_VERB.match(desc)
     verb = first.group(1) if first else ""
     if verb and any(_READS.match(v) for v in (verb, verb[:-1], verb[:-2])):
-        found.append(first.group(1))
+        found.append(verb)
     return found
 
 
