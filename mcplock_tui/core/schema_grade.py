@@ -343,8 +343,15 @@ def _new_parameter(name: str, schema: Any, required: bool, at: str, pol: int) ->
     if required:
         return Reason("parameter-added", H, f"new required parameter {name!r}", at)
     spoken = " ".join(_PARAM_WORDS.findall(name)).lower() if name.isascii() else name
-    desc = schema.get("description") if isinstance(schema, dict) else None
-    text = spoken + (". " + desc if isinstance(desc, str) else "")
+    parts = (
+        [schema.get(k) for k in ("description", "default", "examples", "title")]
+        if isinstance(schema, dict)
+        else []
+    )
+    strings = [p for p in parts if isinstance(p, str)] + [
+        v for p in parts if isinstance(p, list) for v in p if isinstance(v, str)
+    ]
+    text = ". ".join([spoken, *strings])
     found = text_signals("", text)
     if detect_param(name)[1]:
         return Reason(

@@ -476,7 +476,9 @@ def field_reasons(change: Change, f: FieldChange, known_hosts: set[str]) -> Iter
         yield text_reason(f.path, f.old, f.new, "server instructions")
         return
     if top == "description":
-        yield text_reason(f.path, f.old, f.new, f"{kind.value} description")
+        # A prompt is a request the user picks: its verbs ("write a reply") are its job.
+        ignore = ("capability",) if kind is Kind.PROMPT else ()
+        yield text_reason(f.path, f.old, f.new, f"{kind.value} description", ignore)
     elif top == "title":
         yield title_reason(f.path, f.old, f.new, "title")
     elif top == "name":

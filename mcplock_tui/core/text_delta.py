@@ -36,7 +36,7 @@ MAX_DELTA_CHARS = 65_536
 """Longer texts are not compared word by word: every new sentence counts as added."""
 _MAX_WORD_PAIRS = 4_000_000
 
-_TOKEN = re.compile(r"[^\W_][\w'’-]*|[.!?;:]|\n", re.UNICODE)
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)+|[^\W_][\w'’-]*|[.!?;:]|\n", re.UNICODE)
 _SENTENCE_END = frozenset(".!?;:\n")
 
 
@@ -46,6 +46,7 @@ def _fold(text: str) -> str:
 
 def _key(word: str) -> str:
     """Identifier spelling folded away: ``next_thought_needed`` == ``nextThoughtNeeded``."""
+    word = word[:-2] if word.endswith(("'s", "’s")) else word  # the assistant's -> assistant
     return word.replace("_", "").replace("-", "").replace("'", "").replace("’", "")
 
 
@@ -54,8 +55,7 @@ for _cls, _members in {
     "negation": "not no never none nothing nobody neither nor cannot can't cant won't wont "
     "don't dont doesn't doesnt isn't isnt aren't arent wasn't shouldn't mustn't without "
     "unless except",
-    "modal": "must may might can could should shall will would need needs required optional "
-    "optionally always",
+    "modal": "must may might can could should shall will would required optional optionally always",
     "quantifier": "all any every each some only many few most more less fewer least single "
     "one both either entire whole everything anything everyone anyone multiple several",
 }.items():
@@ -97,6 +97,8 @@ class Delta:
     """The new sentences those words sit in, for phrase patterns."""
     flips: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    old_keys: set[str] = field(default_factory=set)
+    """Every word of the old text: a capability word it already had is not new."""
 
 
 def _tokens(text: str) -> list[str]:
@@ -162,7 +164,7 @@ def _bag(words: list[str], numbers: bool) -> dict[str, list[str]]:
     for w in words:
         k = _key(w)
         cls = _CLASSES.get(k)
-        if cls is None and numbers and _NUMBER.fullmatch(w):
+        if cls is None and numbers and _NUMBER.fullmatch(w) and "." not in w:
             cls = "number"
         if cls is not None:
             out.setdefault(cls, []).append(_SYNONYMS.get(k, k))
@@ -172,13 +174,16 @@ def _bag(words: list[str], numbers: bool) -> dict[str, list[str]]:
 _NEGATING = ("un", "in", "ir", "il", "im", "non", "dis", "non-")
 
 
-def _affix_flips(old_part: list[str], new_part: list[str]) -> list[str]:
-    """``record`` -> ``records`` (one becomes many), ``reversible`` -> ``irreversible``."""
+def _affix_flips(old_part: list[str], new_part: list[str], leading: bool) -> list[str]:
+    """``record`` -> ``records`` (one becomes many), ``reversible`` -> ``irreversible``.
+
+    ``leading``: the part starts a sentence, where "Create" -> "Creates" is the same verb.
+    """
     out: list[str] = []
-    for x, y in zip(old_part[:50], new_part[:50], strict=False):
+    for i, (x, y) in enumerate(zip(old_part[:50], new_part[:50], strict=False)):
         if len(x) < 3 or len(y) < 3 or x == y:
             continue
-        if y in (x + "s", x + "es") or x in (y + "s", y + "es"):
+        if (y in (x + "s", x + "es") or x in (y + "s", y + "es")) and not (leading and i == 0):
             out.append(f"number {x!r} -> {y!r}")
         elif any(y == p + x or x == p + y for p in _NEGATING):
             out.append(f"negation {x!r} -> {y!r}")
@@ -206,6 +211,7 @@ def delta(old: str, new: str) -> Delta:
         out.context = [folded]
         return out
     ka, kb = [_key(w) for w in a], [_key(w) for w in b]
+    out.old_keys = set(ka)
     gone: list[str] = []
     came: list[str] = []
     gone_numbers: list[str] = []
@@ -223,7 +229,8 @@ def delta(old: str, new: str) -> Delta:
         gone.extend(old_part)
         came.extend(new_part)
         if op == "replace" and len(old_part) == len(new_part):
-            out.flips.extend(_affix_flips(old_part, new_part))
+            leading = j1 == 0 or b[j1 - 1] in _SENTENCE_END
+            out.flips.extend(_affix_flips(old_part, new_part, leading))
         gone_numbers.extend(old_part)
         if op == "replace":
             came_numbers.extend(new_part)  # an inserted example ("e.g. 1, 2") is no flip
@@ -298,7 +305,8 @@ _IMPERATIVE = re.compile(
     )
 )
 _FILL = re.compile(
-    r"\b(?:put|place|paste|insert|include|pass|add|attach|copy|append|fill in|write|send)\b"
+    r"\b(?:put|placed?|pasted?|insert(?:ed)?|include[sd]?|pass(?:ed)?|add(?:ed)?|attach(?:ed)?|"
+    r"cop(?:y|ied)|append(?:ed)?|fill in|filled in|write|written|send|sent)\b"
     r"[^.\n]{0,60}?\b(?:in|into|to|as|inside)\s+(?:this|the|that|each)\s+(?:field|parameter|"
     r"argument|param|value|property)\b"
 )
@@ -307,6 +315,15 @@ _ACTION = re.compile(
     r"upload[s]?|modif(?:y|ies)|overwrite[s]?|move[s]?|rename[s]?|merge[s]?|install[s]?|"
     r"run[s]?|kill[s]?|drop[s]?|publish(?:es)?|transfer[s]?|approve[s]?|revoke[s]?|"
     r"grant[s]?|cancel[s]?|archive[s]?|purge[s]?|wipe[s]?|reset[s]?|charge[s]?|refund[s]?)\b"
+)
+_MAKE_SURE = re.compile(
+    r"\b(?:make sure|be sure|ensure|remember|don't forget|do not forget) (?:to|that|you)\b"
+    r"|\b(?:is|are) (?:expected|required|supposed) to be\b"
+)
+_HARVEST = re.compile(
+    r"\b(?:user'?s?|their|your|assistant'?s?|the) (?:\w+ ){0,3}(?:messages?|conversations?|chats?|"
+    r"history|replies|prompts|questions|answers|transcripts?)\b"
+    r"|\b(?:full|real|legal) names?\b|\bphone numbers?\b|\bhome address(?:es)?\b"
 )
 _ALWAYS = re.compile(r"\b(?:always|never)\s+(?!be\b|been\b)([a-z]+)(?<!s)\b")
 _CONDITION = re.compile(
@@ -336,8 +353,12 @@ _AUTHORITY = re.compile(
         r"sanctioned",
         r"mandated",
         r"no confirmation",
-        r"without (?:asking|confirmation|"
-        r"approval|permission|telling|consent)",
+        r"without (?:the |their |any )?(?:user'?s? |users' |human'?s? )?(?:asking|confirm\w*|"
+        r"approv\w*|permission|telling|consent|notice|review)",
+        r"(?:as|on behalf of|pretending to be|posing as|impersonating) (?:the |a |an )?(?:user'?s? )?"
+        r"(?:manager|boss|admin\w*|ceo|owner|support team|it department|security team|"
+        r"supervisor|lawyer|bank)",
+        r"(?:per|by) (?:company |corporate |org(?:anization)?al? )?polic(?:y|ies)",
         r"official(?:ly)?",
         r"verified by",
     )
@@ -480,6 +501,38 @@ _ENGLISH = frozenset(
 )
 _FOREIGN = frozenset(
     [
+        *[
+            "yang",
+            "dan",
+            "untuk",
+            "dengan",
+            "ini",
+            "itu",
+            "sebelum",
+            "semua",
+            "dari",
+            "akan",
+            "tidak",
+            "kirim",
+            "ke",
+        ],
+        *[
+            "ve",
+            "bir",
+            "bu",
+            "için",
+            "ile",
+            "önce",
+            "değil",
+            "och",
+            "att",
+            "för",
+            "inte",
+            "med",
+            "till",
+            "innan",
+        ],
+        *["się", "nie", "że", "przed", "jest", "oraz", "và", "của", "các", "trước", "khi", "không"],
         "der",
         "die",
         "das",
@@ -614,9 +667,12 @@ def signals(d: Delta) -> list[Signal]:
         ("directive", _IMPERATIVE),
         ("capability", _CAPABILITY),
         ("directive", _FILL),
+        ("directive", _MAKE_SURE),
+        ("capability", _HARVEST),
         ("capability", _ACTION),
     ):
-        found = [h for h in _hits(pattern, text) if _touches(h, added)]
+        fresh = added - d.old_keys if kind == "capability" else added
+        found = [h for h in _hits(pattern, text) if _touches(h, fresh)]
         if found:
             out.append(Signal(kind, tuple(dict.fromkeys(found))))
     always = [m.group(0) for m in _ALWAYS.finditer(text) if _touches(m.group(0), added)]

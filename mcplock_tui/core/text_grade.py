@@ -162,7 +162,7 @@ def _plain(words: list[str]) -> str:
     return shown or "none"
 
 
-def text_reason(path: str, old: Any, new: Any, what: str) -> Reason:
+def text_reason(path: str, old: Any, new: Any, what: str, ignore: tuple[str, ...] = ()) -> Reason:
     """Grade one text field; ``old``/``new`` may be any JSON value or a missing marker.
 
     High when the edit can make a model do something new (see :mod:`text_delta`), medium
@@ -177,7 +177,7 @@ def text_reason(path: str, old: Any, new: Any, what: str) -> Reason:
     if not isinstance(old, str) and (old is None or not old):
         if not isinstance(new, str):
             return Reason("description-changed", Severity.HIGH, f"{what} added", path)
-        return added_text_reason(path, new, what)
+        return added_text_reason(path, new, what, ignore)
     if not isinstance(new, str) and (new is None or not new):
         return Reason("description-removed", Severity.MEDIUM, f"{what} removed", path)
     if not both:
@@ -190,7 +190,7 @@ def text_reason(path: str, old: Any, new: Any, what: str) -> Reason:
         return Reason(
             "text-cosmetic", Severity.LOW, f"{what}: identifiers respelled, same words", path
         )
-    found = signals(d)
+    found = [sig for sig in signals(d) if sig.kind not in ignore]
     if found:
         return Reason(
             "description-changed", Severity.HIGH, f"{what} changed: {_signal_text(found)}", path
