@@ -57,7 +57,8 @@ def sides(base: dict[str, Any], case: dict[str, Any]) -> tuple[dict[str, Any], d
     _apply(new, case.get("set", {}))
     for path in case.get("delete", []):
         *parents, last = path.split("/")
-        del _walk(new, parents)[last]
+        parent = _walk(new, parents)
+        del parent[int(last) if isinstance(parent, list) else last]
     for kind, items in case.get("add", {}).items():
         new.setdefault(kind, []).extend(copy.deepcopy(items))
     return old, new
