@@ -124,7 +124,11 @@ _ACTS = re.compile(
     r"deploy(?:s|ing)?|publish(?:es|ing)?|pay(?:s|ing)?|transfer(?:s|ring)?|cancel(?:s|ling|ing)?|"
     r"archive[sd]?|commit(?:s|ting)?|merge[sd]?|put(?:s|ting)?|patch(?:es|ing)?|erase[sd]?|"
     r"purge[sd]?|destroy(?:s|ing)?|submit(?:s|ting)?|invite[sd]?|share[sd]?|forward(?:s|ing)?|"
-    r"e-?mails?|save[sd]?|saving|append(?:s|ing)?|set(?:s|ting)?)\b"
+    r"e-?mails?|save[sd]?|saving|append(?:s|ing)?|set(?:s|ting)?|start(?:s|ing)?|trigger(?:s|ing)?|"
+    r"launch(?:es|ing)?|stop(?:s|ping)?|restart(?:s|ing)?|notif(?:y|ies|ying)|schedule[sd]?|"
+    r"approve[sd]?|revoke[sd]?|grant(?:s|ing)?|assign(?:s|ing)?|enable[sd]?|disable[sd]?|"
+    r"reset(?:s|ting)?|rollback|revert(?:s|ing)?|reboot(?:s|ing)?|shutdown|terminate[sd]?|"
+    r"sign(?:s|ing)?|charge[sd]?|refund(?:s|ing)?|buy(?:s|ing)?|purchase[sd]?|book(?:s|ing)?)\b"
 )
 """Words by which a tool's own text says it changes or sends something."""
 _DESTROYS = re.compile(
@@ -171,11 +175,10 @@ def acts(item: Mapping[str, JSON] | None) -> list[str]:
     does not count.
     """
     name = str((item or {}).get("name") or "")
-    found = [
-        w.lower()
-        for w in _WORD_SPLIT.findall(name)
-        if _ACTS.fullmatch(w.lower()) and not w.lower().endswith("ing")  # "long-running"
-    ]
+    parts = [w.lower() for w in _WORD_SPLIT.findall(name)]
+    if parts and _READS.match(parts[0]):
+        parts = []  # get_run, list_deployments: what follows a reading verb is its object
+    found = [w for w in parts if _ACTS.fullmatch(w) and not w.endswith("ing")]  # long-running
     _, desc = _tool_words(item)
     found += [
         m.group(1)
@@ -656,7 +659,10 @@ def _added_reasons(change: Change, known_hosts: set[str]) -> Iterator[Reason]:
         desc = item.get("description")
         if isinstance(desc, str) and desc:
             text = added_text_reason(
-                "description", desc, f"new {kind.value.replace('_', ' ')}'s description"
+                "description",
+                desc,
+                f"new {kind.value.replace('_', ' ')}'s description",
+                ignore=("capability",),  # a resource describes data: its nouns are not acts
             )
             if text.severity >= H:
                 yield text

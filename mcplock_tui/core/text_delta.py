@@ -32,6 +32,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from mcplock_tui.core.detectors.decode import runs as decode_runs
+
 MAX_DELTA_CHARS = 65_536
 """Longer texts are not compared word by word: every new sentence counts as added."""
 _MAX_WORD_PAIRS = 4_000_000
@@ -85,6 +87,7 @@ _LABELS = {
     "entity": "introduces",
     "capability": "adds capability or scope words",
     "flip": "flips",
+    "harvest": "asks for conversation or personal data",
     "language": "is in a language or script the grader cannot read",
 }
 
@@ -97,6 +100,8 @@ class Delta:
     """The new sentences those words sit in, for phrase patterns."""
     flips: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    raw: list[str] = field(default_factory=list)
+    """The same sentences as written (case kept), for decoding encoded runs."""
     old_keys: set[str] = field(default_factory=set)
     """Every word of the old text: a capability word it already had is not new."""
 
@@ -209,6 +214,7 @@ def delta(old: str, new: str) -> Delta:
         seen = {_key(w) for w in a}
         out.added = [w for w in b if _key(w) not in seen]
         out.context = [folded]
+        out.raw = [new[:MAX_DELTA_CHARS]]
         return out
     ka, kb = [_key(w) for w in a], [_key(w) for w in b]
     out.old_keys = set(ka)
@@ -243,9 +249,12 @@ def delta(old: str, new: str) -> Delta:
             shown_now = " ".join(now)[:40] or "(none)"
             out.flips.append(f"{cls} {shown_was} -> {shown_now}")
     keys = {_key(w) for w in out.added}
-    out.context = [
-        sentence for sentence in _sentences(folded) if keys & {_key(w) for w in _tokens(sentence)}
+    out.raw = [
+        sentence
+        for sentence in _sentences(unicodedata.normalize("NFKC", new))
+        if keys & {_key(w) for w in _tokens(sentence)}
     ]
+    out.context = [_fold(sentence) for sentence in out.raw]
     return out
 
 
@@ -319,11 +328,13 @@ _ACTION = re.compile(
 _MAKE_SURE = re.compile(
     r"\b(?:make sure|be sure|ensure|remember|don't forget|do not forget) (?:to|that|you)\b"
     r"|\b(?:is|are) (?:expected|required|supposed) to be\b"
+    r"|\b(?:should|must|shall|will need to) (?:also|always|first|now|additionally)\b"
 )
 _HARVEST = re.compile(
     r"\b(?:user'?s?|their|your|assistant'?s?|the) (?:\w+ ){0,3}(?:messages?|conversations?|chats?|"
     r"history|replies|prompts|questions|answers|transcripts?)\b"
     r"|\b(?:full|real|legal) names?\b|\bphone numbers?\b|\bhome address(?:es)?\b"
+    r"|\bip address(?:es)?\b|\b(?:location|geolocation|contacts|location data)\b"
 )
 _ALWAYS = re.compile(r"\b(?:always|never)\s+(?!be\b|been\b)([a-z]+)(?<!s)\b")
 _CONDITION = re.compile(
@@ -359,6 +370,12 @@ _AUTHORITY = re.compile(
         r"(?:manager|boss|admin\w*|ceo|owner|support team|it department|security team|"
         r"supervisor|lawyer|bank)",
         r"(?:per|by) (?:company |corporate |org(?:anization)?al? )?polic(?:y|ies)",
+        r"(?:white|allow)-?listed",
+        r"pre-?cleared",
+        r"exempt(?:ed)?",
+        r"confirmations? (?:is |are )?(?:unnecessary|not needed|not required|optional|skipped)",
+        r"trust (?:this|the) (?:tool|server|response|result)s?",
+        r"(?:over|rather than|more than|instead of) the user",
         r"official(?:ly)?",
         r"verified by",
     )
@@ -619,6 +636,11 @@ _FOREIGN = frozenset(
 _LATIN_SCRIPTS = frozenset({"LATIN", "DIGIT", "COMMON"})
 
 
+def _stems(word: str) -> set[str]:
+    """``runs`` and ``run`` are one word for "was it already there"."""
+    return {word, word + "s", word + "es", word[:-1], word[:-2]} - {""}
+
+
 def _hits(pattern: re.Pattern[str], text: str) -> list[str]:
     return [m.group(0).strip() for m in pattern.finditer(text)]
 
@@ -668,10 +690,10 @@ def signals(d: Delta) -> list[Signal]:
         ("capability", _CAPABILITY),
         ("directive", _FILL),
         ("directive", _MAKE_SURE),
-        ("capability", _HARVEST),
+        ("harvest", _HARVEST),
         ("capability", _ACTION),
     ):
-        fresh = added - d.old_keys if kind == "capability" else added
+        fresh = {w for w in added if not _stems(w) & d.old_keys} if kind == "capability" else added
         found = [h for h in _hits(pattern, text) if _touches(h, fresh)]
         if found:
             out.append(Signal(kind, tuple(dict.fromkeys(found))))
@@ -686,6 +708,14 @@ def signals(d: Delta) -> list[Signal]:
     ]
     if entities:
         out.append(Signal("entity", tuple(dict.fromkeys(entities))))
+    encoded = [
+        f"{run.encoding}: {run.text[:40]}"
+        for sentence in d.raw
+        for run in decode_runs(sentence)
+        if _touches(_fold(sentence[run.start : run.end]), added)
+    ]
+    if encoded:
+        out.append(Signal("entity", tuple(encoded)))
     if d.flips:
         out.append(Signal("flip", tuple(d.flips)))
     foreign = _language(d.added)
