@@ -499,8 +499,26 @@ def field_reasons(change: Change, f: FieldChange, known_hosts: set[str]) -> Iter
         yield from _argument_reasons(f)
     elif top in ("annotations", "inputSchema", "outputSchema"):
         return  # handled per item, not per leaf
+    elif _strings_in(f.new):
+        # A field this model does not know (prompt messages, a new spec field) may still be
+        # text a model reads: graded like a description, never below medium.
+        old_text = "\n".join(_strings_in(f.old)) or None
+        r = text_reason(f.path, old_text, "\n".join(_strings_in(f.new)), f"field {f.path!r}")
+        yield Reason(r.category, max(r.severity, M), r.message, f.path)
     else:
         yield Reason("metadata-changed", M, f"field {f.path!r} changed", f.path)
+
+
+def _strings_in(value: Any, depth: int = 0) -> list[str]:
+    if isinstance(value, str):
+        return [value] if value else []
+    if depth > 30:
+        return []
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings_in(v, depth + 1)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings_in(v, depth + 1)]
+    return []
 
 
 def _argument_reasons(f: FieldChange) -> Iterator[Reason]:
@@ -509,7 +527,15 @@ def _argument_reasons(f: FieldChange) -> Iterator[Reason]:
         # Not a list of uniquely named arguments on one side: nothing can be matched.
         yield Reason("changed", H, "prompt arguments changed and cannot be matched by name", path)
     elif path.endswith("]") and f.old is MISSING:
-        yield Reason("parameter-added", H, "new prompt argument", path)
+        arg = f.new if isinstance(f.new, dict) else {}
+        text = ". ".join(str(arg.get(k)) for k in ("name", "description") if arg.get(k))
+        r = added_text_reason(path, text, "new prompt argument") if text else None
+        if arg.get("required") is True or r is None or r.severity >= H:
+            yield Reason("parameter-added", H, r.message if r else "new prompt argument", path)
+        else:
+            yield Reason(
+                "parameter-added", M, "new optional prompt argument: asks for nothing new", path
+            )
     elif path.endswith("]") and f.new is MISSING:
         yield Reason("parameter-removed", M, "prompt argument removed", path)
     elif path.endswith(".description"):
