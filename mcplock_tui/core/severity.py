@@ -180,9 +180,10 @@ def acts(item: Mapping[str, JSON] | None) -> list[str]:
         parts = []  # get_run, list_deployments: what follows a reading verb is its object
     found = [w for w in parts if _ACTS.fullmatch(w) and not w.endswith("ing")]  # long-running
     _, desc = _tool_words(item)
+    first = re.split(r"(?<=[.!?])\s|\n", desc, maxsplit=1)[0]  # what the tool does
     found += [
         m.group(1)
-        for m in _LEADING_VERB.finditer(desc)
+        for m in _LEADING_VERB.finditer(first)
         if _ACTS.fullmatch(m.group(1)) and m.group(1) not in ("set", "sets", "put", "puts")
     ]
     return list(dict.fromkeys(found))

@@ -150,9 +150,7 @@ _SYNONYMS = {
     "could": "can",
     "would": "will",
 }
-_WIDER = frozenset(
-    ["every", "any", "whole", "many", "most", "more", "multiple", "several", "both", "either"]
-)
+_WIDER = frozenset(["every", "any", "whole", "many", "multiple", "several", "both", "either"])
 _NARROWER = frozenset(["only", "one", "few", "fewer", "less", "least", "some"])
 
 
@@ -290,9 +288,6 @@ _IMPERATIVE = re.compile(
         r"mention",
         r"reveal",
         r"forward",
-        r"ignore",
-        r"disregard",
-        r"forget",
         r"respond",
         r"reply",
         r"answer",
@@ -344,7 +339,7 @@ _CONDITION = re.compile(
 _SEQUENCE = re.compile(
     r"\b(?:before|after|prior to|instead of)\s+(?:\S+\s+){0,2}?(?:call|calling|use|using|answer|"
     r"answering|respond|responding|reply|replying|run|running|invoke|invoking|showing|"
-    r"displaying|returning|any|every|each|all|this tool|the user|you|other)\b"
+    r"displaying|any|every|each|all|this tool|the user|you|other)\b"
     r"|\bfrom now on\b|\b(?:every|each) time\b|\bfirst(?:,| call| use| run| read| ask| send| invoke| fetch| open| load)\b"
     r"|\bthen (?:call|send|use|run|invoke|forward|post|upload|tell|ask)\b"
 )
@@ -382,11 +377,10 @@ _AUTHORITY = re.compile(
 )
 _OVERRIDE = re.compile(
     _words(
-        r"ignore",
-        r"disregard",
-        r"forget",
-        r"overrides?",
-        r"supersedes?",
+        r"(?:ignore|disregard|forget|override|overrides|supersede|supersedes|overrule)"
+        r"(?: \S+){0,2}? (?:previous|prior|earlier|above|preceding|all|any|every|everything|"
+        r"instructions?|rules?|guidance|system|the user|what|whatever|limits?|restrictions?|"
+        r"policy|policies|safety|guardrails?|settings?)",
         r"originally",
         r"(?:earlier|previous|prior|former|old) (?:instructions?|guidance|rules?|advice|limits?|"
         r"restrictions?|prompts?)",
@@ -405,7 +399,10 @@ _CAPABILITY = re.compile(
         r"shell",
         r"commands?",
         r"sudo",
-        r"root",
+        r"root (?:access|privileges?|user|shell)",
+        r"override (?:code|key|token|flag|mode|password|switch)s?",
+        r"backdoors?",
+        r"master (?:key|password|token)s?",
         r"delete[sd]?",
         r"erase[sd]?",
         r"overwrite[sd]?",
