@@ -147,7 +147,7 @@ _READS = re.compile(
 )
 _URL_PARAM = re.compile(
     r"^(?:urls?|uris?|links?|href|endpoints?|hosts?|hostnames?|domains?|webhooks?|servers?|"
-    r"base|callback|redirect|origin|address|addresses|site|sites|page|feed|remote)$"
+    r"callback|redirect|origin|remote|proxy)$"
 )
 
 

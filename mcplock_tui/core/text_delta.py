@@ -230,6 +230,10 @@ def delta(old: str, new: str) -> Delta:
             op == "insert" and _whole_sentences(b, j1, j2)
         ):
             continue  # a sentence removed or added whole: no flip inside a kept one
+        if op == "insert" and j2 - j1 >= 6:
+            # A clause added ("(either a or b, not both)"): its negation adds a constraint,
+            # it flips nothing that was there; the clause is still read for signals.
+            new_part = [w for w in new_part if _CLASSES.get(_key(w)) != "negation"]
         gone.extend(old_part)
         came.extend(new_part)
         if op == "replace" and len(old_part) == len(new_part):
