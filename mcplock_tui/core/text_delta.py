@@ -150,7 +150,7 @@ _SYNONYMS = {
     "could": "can",
     "would": "will",
 }
-_WIDER = frozenset(["every", "any", "whole", "many", "multiple", "several", "both", "either"])
+_WIDER = frozenset(["every", "any", "whole", "many", "multiple", "several"])
 _NARROWER = frozenset(["only", "one", "few", "fewer", "less", "least", "some"])
 
 
