@@ -241,9 +241,10 @@ def test_poisoned_description_is_critical_with_injection_findings(report: dict[s
     assert {f["excerpt"] for f in c["findings"] if f["code"] == "MCPL-INJ-020"} == {"~/.ssh/id_rsa"}
 
 
-def test_annotation_flip_is_critical(report: dict[str, Any]) -> None:
+def test_annotation_flip_is_high(report: dict[str, Any]) -> None:
+    # readOnlyHint true -> false is a claim of less safety: reviewed (high), never critical.
     c = change(report, "filesystem", "search_files")
-    assert (c["change"], c["severity"]) == ("modified", "critical")
+    assert (c["change"], c["severity"]) == ("modified", "high")
     assert c["fields"] == [
         {"path": "annotations.readOnlyHint", "old": True, "new": False, "absent": []}
     ]
@@ -298,7 +299,7 @@ def test_failing_server_is_failed_with_a_clear_error(report: dict[str, Any]) -> 
 
 
 def test_summary_counts_each_band(report: dict[str, Any]) -> None:
-    assert report["summary"] == {"critical": 3, "high": 1, "medium": 1, "low": 2}
+    assert report["summary"] == {"critical": 2, "high": 2, "medium": 1, "low": 2}
 
 
 # --- the command ---------------------------------------------------------------------------

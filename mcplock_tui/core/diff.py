@@ -16,6 +16,7 @@ as a removal plus an addition.
 from __future__ import annotations
 
 import difflib
+import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -67,6 +68,10 @@ MIN_CONTAINED_TEXT = 20
 """Shorter old descriptions say too little to pair on containment."""
 MIN_CONTAINED_REST = 60
 """Shorter definitions (an empty object schema and little else) match any tool's."""
+MAX_PAIR_UNITS = 1_000_000
+"""Largest ``len(a) * len(b)`` compared in order for one pair (characters, then tokens)."""
+MAX_COMPARE_UNITS = 20_000_000
+"""Ordered-comparison work one diff may spend on rename pairing, all pairs together."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,24 +166,74 @@ def field_changes(old: Mapping[str, JSON], new: Mapping[str, JSON]) -> tuple[Fie
     return tuple(_walk(dict(old), dict(new), ""))
 
 
-def _ratio(a: str, b: str) -> float:
+class _Budget:
+    """Work units (product of compared lengths) left for the quadratic comparisons of one diff.
+
+    ``SequenceMatcher`` costs up to ``len(a) * len(b)`` on repetitive text, so each pair
+    pays that product up front; past the per-pair cap or the budget, pairs are scored on
+    word tokens and then on token counts alone, which are linear.
+    """
+
+    def __init__(self, units: int = MAX_COMPARE_UNITS) -> None:
+        self.units = units
+
+    def take(self, cost: int) -> bool:
+        if cost > MAX_PAIR_UNITS or cost > self.units:
+            return False
+        self.units -= cost
+        return True
+
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text)
+
+
+def _dice(a: Counter[str], b: Counter[str]) -> float:
+    """Shared share of two token multisets: an upper bound of the ordered ratio."""
+    total = sum(a.values()) + sum(b.values())
+    if not total:
+        return 1.0
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    return 2 * sum(min(n, large[t]) for t, n in small.items()) / total
+
+
+def _ratio(a: str, b: str, budget: _Budget) -> float:
     if a == b:
         return 1.0
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    if matcher.real_quick_ratio() < RENAME_THRESHOLD or matcher.quick_ratio() < RENAME_THRESHOLD:
-        return 0.0
-    return matcher.ratio()
+    if 2 * min(len(a), len(b)) < RENAME_THRESHOLD * (len(a) + len(b)):
+        return 0.0  # lengths alone rule it out
+    if budget.take(len(a) * len(b)):
+        matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+        if matcher.quick_ratio() < RENAME_THRESHOLD:
+            return 0.0
+        return matcher.ratio()
+    ta, tb = _tokens(a), _tokens(b)
+    score = _dice(Counter(ta), Counter(tb))
+    if score < RENAME_THRESHOLD or not budget.take(len(ta) * len(tb)):
+        return score if score >= RENAME_THRESHOLD else 0.0
+    return difflib.SequenceMatcher(None, ta, tb, autojunk=False).ratio()
 
 
-def _kept(a: str, b: str) -> float:
+def _kept(a: str, b: str, budget: _Budget) -> float:
     """Share of ``a`` that survives, in order, inside ``b`` (text appended or wrapped)."""
     if not a:
         return 0.0
+    if a in b:
+        return 1.0
     have = Counter(b)
     if sum(min(n, have[ch]) for ch, n in Counter(a).items()) < CONTAINED_THRESHOLD * len(a):
         return 0.0  # cheap bound first: not even the characters are there
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    return sum(block.size for block in matcher.get_matching_blocks()) / len(a)
+    if budget.take(len(a) * len(b)):
+        matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+        return sum(block.size for block in matcher.get_matching_blocks()) / len(a)
+    ta, tb = _tokens(a), _tokens(b)
+    if not ta or not budget.take(len(ta) * len(tb)):
+        return 0.0  # too long to compare in order: reported as removal plus addition
+    blocks = difflib.SequenceMatcher(None, ta, tb, autojunk=False).get_matching_blocks()
+    return sum(block.size for block in blocks) / len(ta)
 
 
 def _text(item: Mapping[str, JSON]) -> str:
@@ -186,33 +241,37 @@ def _text(item: Mapping[str, JSON]) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _halves(item: Mapping[str, JSON]) -> tuple[str, str]:
+_Halves = tuple[str, str]
+
+
+def _halves(item: Mapping[str, JSON]) -> _Halves:
     """(description, canonical JSON of the rest): names, titles and URIs are left out."""
     strip = ("name", "title", "description", "uri", "uriTemplate")
     return _text(item), canon_json({k: v for k, v in item.items() if k not in strip})
 
 
-def _similarity(old: Mapping[str, JSON], new: Mapping[str, JSON]) -> float:
+def _similarity(old: _Halves, new: _Halves, budget: _Budget) -> float:
     """Description and the rest of the definition must both be close; names are left out."""
-    (a_text, a_rest), (b_text, b_rest) = _halves(old), _halves(new)
-    return min(_ratio(a_text, b_text), _ratio(a_rest, b_rest))
+    (a_text, a_rest), (b_text, b_rest) = old, new
+    rest = _ratio(a_rest, b_rest, budget)
+    return 0.0 if rest < RENAME_THRESHOLD else min(rest, _ratio(a_text, b_text, budget))
 
 
-def _containment(old: Mapping[str, JSON], new: Mapping[str, JSON]) -> float:
+def _containment(old: _Halves, new: _Halves, budget: _Budget) -> float:
     """How much of one half survives inside the new one while the other half stays close.
 
     Text added at the moment of a rename (a sentence appended to the description, a clause
     to a parameter's) is the change a reviewer most needs to see against the old
     definition, not as a brand-new tool. 0.0 when the pair does not qualify.
     """
-    (a_text, a_rest), (b_text, b_rest) = _halves(old), _halves(new)
+    (a_text, a_rest), (b_text, b_rest) = old, new
     if len(a_text) < MIN_CONTAINED_TEXT or len(a_rest) < MIN_CONTAINED_REST:
         return 0.0
     best = 0.0
-    if _ratio(a_rest, b_rest) >= CONTAINED_REST:
-        best = max(best, _kept(a_text, b_text))
-    if _ratio(a_text, b_text) >= CONTAINED_REST:
-        best = max(best, _kept(a_rest, b_rest))
+    if _ratio(a_rest, b_rest, budget) >= CONTAINED_REST:
+        best = max(best, _kept(a_text, b_text, budget))
+    if _ratio(a_text, b_text, budget) >= CONTAINED_REST:
+        best = max(best, _kept(a_rest, b_rest, budget))
     return best if best >= CONTAINED_THRESHOLD else 0.0
 
 
@@ -230,22 +289,34 @@ def _greedy(scored: list[tuple[float, str, str]], pairs: list[tuple[str, str]]) 
 def _pair_renames(
     removed: dict[str, Mapping[str, JSON]], added: dict[str, Mapping[str, JSON]]
 ) -> list[tuple[str, str]]:
+    """Exact matches by hash first, then scored pairs, each comparison within one budget."""
+    halves_old = {k: _halves(v) for k, v in removed.items()}
+    halves_new = {k: _halves(v) for k, v in added.items()}
     pairs: list[tuple[str, str]] = []
+    by_sig: dict[_Halves, list[str]] = {}
+    for key, sig in sorted(halves_new.items()):
+        by_sig.setdefault(sig, []).append(key)
+    for key, sig in sorted(halves_old.items()):
+        if by_sig.get(sig):
+            pairs.append((key, by_sig[sig].pop(0)))  # the same definition under a new name
+    budget = _Budget()
+    rest_old = {k: v for k, v in halves_old.items() if k not in {o for o, _ in pairs}}
+    rest_new = {k: v for k, v in halves_new.items() if k not in {n for _, n in pairs}}
     strict = [
         (-score, old_key, new_key)
-        for old_key, old in removed.items()
-        for new_key, new in added.items()
-        if (score := _similarity(old, new)) >= RENAME_THRESHOLD
+        for old_key, old in sorted(rest_old.items())
+        for new_key, new in sorted(rest_new.items())
+        if (score := _similarity(old, new, budget)) >= RENAME_THRESHOLD
     ]
     _greedy(strict, pairs)
-    rest_old = {k: v for k, v in removed.items() if k not in {o for o, _ in pairs}}
-    rest_new = {k: v for k, v in added.items() if k not in {n for _, n in pairs}}
+    rest_old = {k: v for k, v in rest_old.items() if k not in {o for o, _ in pairs}}
+    rest_new = {k: v for k, v in rest_new.items() if k not in {n for _, n in pairs}}
     if rest_old and rest_new and len(rest_old) * len(rest_new) <= MAX_LOOSE_PAIRS:
         loose = [
             (-score, old_key, new_key)
-            for old_key, old in rest_old.items()
-            for new_key, new in rest_new.items()
-            if (score := _containment(old, new)) > 0.0
+            for old_key, old in sorted(rest_old.items())
+            for new_key, new in sorted(rest_new.items())
+            if (score := _containment(old, new, budget)) > 0.0
         ]
         _greedy(loose, pairs)
     return pairs

@@ -4,13 +4,21 @@ A finding only counts against a change when the change introduced it: findings a
 present in the pinned definition (same rule, field and excerpt) were reviewed at pin time
 and are reported as known instead. Only changed items are scanned, which keeps a check of
 thousands of tools fast.
+
+Analysis is bounded: a string longer than :data:`MAX_FIELD_CHARS` is analysed by its head
+and tail only, and once a server's changes have used :data:`MAX_SERVER_CHARS` of text the
+rest are not scanned. Either cap adds an ``analysis-capped`` reason (high) to the item it
+touched, so a cap is never a silent pass.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
+from mcplock_tui.core.canonical import has_hidden
 from mcplock_tui.core.detectors import ScanContext, scan_item, skeleton
 from mcplock_tui.core.diff import Change
 from mcplock_tui.core.lint import lint_drift
@@ -34,6 +42,81 @@ class GradeContext:
     def detector_context(self) -> ScanContext:
         foreign = {n: o for n, o in self.foreign_tools.items() if n not in self.own_tools}
         return ScanContext(foreign_tools=foreign, server=self.server)
+
+
+MAX_FIELD_CHARS = 65_536
+"""Longest string analysed whole; longer ones are analysed by head and tail."""
+_HEAD, _TAIL = 49_152, 16_384
+MAX_SERVER_CHARS = 8_000_000
+"""Text one server's changes may have scanned before the rest are graded unscanned."""
+
+
+def _clip(value: Any, path: str, cut: list[tuple[str, int]], depth: int = 0) -> Any:
+    """``value`` with every over-long string cut to head and tail; cut paths recorded."""
+    if isinstance(value, str):
+        if len(value) <= MAX_FIELD_CHARS:
+            return value
+        cut.append((path, len(value)))
+        return value[:_HEAD] + " … " + value[-_TAIL:]
+    if depth > 250:  # surfaces are refused deeper than this already
+        return value
+    if isinstance(value, dict):
+        return {
+            k: _clip(v, f"{path}.{k}" if path else str(k), cut, depth + 1) for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_clip(v, f"{path}[{i}]", cut, depth + 1) for i, v in enumerate(value)]
+    return value
+
+
+def _size(value: Any, depth: int = 0) -> int:
+    if isinstance(value, str):
+        return len(value)
+    if depth > 250:
+        return 0
+    if isinstance(value, dict):
+        return sum(len(str(k)) + _size(v, depth + 1) for k, v in value.items())
+    if isinstance(value, list):
+        return sum(_size(v, depth + 1) for v in value)
+    return 8
+
+
+@dataclass(slots=True)
+class _Bounded:
+    """The definitions of one change as analysed (clipped), and the notes on what was cut."""
+
+    old: Mapping[str, JSON] | None
+    new: Mapping[str, JSON] | None
+    notes: list[Reason]
+    scanned: bool = True
+
+
+def _bounded(change: Change, spent: int) -> tuple[_Bounded, int]:
+    cut: list[tuple[str, int]] = []
+    old = _clip(dict(change.old), "", cut) if change.old is not None else None
+    new = _clip(dict(change.new), "", cut) if change.new is not None else None
+    notes = [
+        Reason(
+            "analysis-capped",
+            Severity.HIGH,
+            f"{path or 'text'} is {n:,} characters: only its first {_HEAD:,} and last "
+            f"{_TAIL:,} were analysed",
+            path,
+        )
+        for path, n in sorted(set(cut))
+    ]
+    cost = _size(old) + _size(new)
+    if spent + cost > MAX_SERVER_CHARS:
+        notes.append(
+            Reason(
+                "analysis-capped",
+                Severity.HIGH,
+                f"the analysis budget of {MAX_SERVER_CHARS:,} characters for this server "
+                "was spent: this item's text was not scanned by the detectors",
+            )
+        )
+        return _Bounded(old, new, notes, scanned=False), spent
+    return _Bounded(old, new, notes), spent + cost
 
 
 def known_hosts(surface: Surface) -> frozenset[str]:
@@ -69,11 +152,12 @@ def _fingerprint(f: Finding) -> tuple[str, str, str]:
     return (f.code, f.path, f.excerpt)
 
 
-def new_findings(change: Change, ctx: GradeContext) -> list[Finding]:
-    after = item_findings(change.kind, change.name, change.new, ctx)
-    if change.old is None or not after:
+def new_findings(change: Change, ctx: GradeContext, view: _Bounded | None = None) -> list[Finding]:
+    old, new = (view.old, view.new) if view is not None else (change.old, change.new)
+    after = item_findings(change.kind, change.name, new, ctx)
+    if old is None or not after:
         return after
-    before = {_fingerprint(f) for f in item_findings(change.kind, change.name, change.old, ctx)}
+    before = {_fingerprint(f) for f in item_findings(change.kind, change.name, old, ctx)}
     return [f for f in after if _fingerprint(f) not in before]
 
 
@@ -107,6 +191,76 @@ def _shadowing(change: Change, ctx: GradeContext, siblings: Iterable[str]) -> li
     return reasons
 
 
+def _letter_scripts(name: str) -> set[str]:
+    return {
+        "LATIN" if ch.isascii() else unicodedata.name(ch, "UNKNOWN").split(" ")[0]
+        for ch in name
+        if ch.isalpha()
+    }
+
+
+def _name_problem(name: str) -> str | None:
+    """Why a name is not what it looks like: invisible, mixed-script or look-alike letters."""
+    if has_hidden(name):
+        return "contains invisible characters"
+    if name.isascii():
+        return None
+    scripts = _letter_scripts(name)
+    if len(scripts) > 1:
+        return f"mixes scripts ({', '.join(sorted(scripts))})"
+    if skeleton(name).isascii() and skeleton(name) != name.casefold():
+        return "uses look-alike letters"
+    return None
+
+
+def _schema_names(item: Mapping[str, JSON] | None) -> set[str]:
+    item = item or {}
+    schema = item.get("inputSchema")
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    names = {str(k) for k in props} if isinstance(props, dict) else set()
+    args = item.get("arguments")
+    for arg in args if isinstance(args, list) else []:
+        if isinstance(arg, dict) and isinstance(arg.get("name"), str):
+            names.add(arg["name"])
+    return names
+
+
+def _identity(change: Change) -> list[Reason]:
+    """Tool, prompt, argument and property names that deceive, however they arrived."""
+    if change.kind not in (Kind.TOOL, Kind.PROMPT) or change.new is None:
+        return []
+    reasons: list[Reason] = []
+    if change.change is not ChangeType.MODIFIED:
+        problem = _name_problem(change.name)
+        if problem:
+            reasons.append(
+                Reason("tool-shadowing", Severity.HIGH, f"name {change.name!r} {problem}", "name")
+            )
+    old_name = change.old_name
+    if old_name and old_name != change.name and skeleton(old_name) == skeleton(change.name):
+        reasons.append(
+            Reason(
+                "tool-shadowing",
+                Severity.CRITICAL,
+                f"renamed to a look-alike of its own name ({old_name!r} -> {change.name!r}): "
+                "approvals of the old name may carry over",
+                "name",
+            )
+        )
+    for name in sorted(_schema_names(change.new) - _schema_names(change.old)):
+        problem = _name_problem(name)
+        if problem:
+            reasons.append(
+                Reason(
+                    "tool-shadowing",
+                    Severity.HIGH,
+                    f"parameter name {name!r} {problem}",
+                    "inputSchema",
+                )
+            )
+    return reasons
+
+
 def _finding_reason(f: Finding, policy: Policy) -> Reason:
     rule = get_rule(f.code)
     reason = Reason(f.code, f.severity, f"{f.code}: {f.message}", f.path)
@@ -120,11 +274,17 @@ def grade_changes(
     new: Surface | None = None,
 ) -> tuple[list[Change], tuple[Finding, ...]]:
     """Fill severity, reasons and findings; return (graded changes, suppressed findings)."""
+    views: dict[int, _Bounded] = {}
+    spent = 0
+    for i, change in enumerate(changes):
+        views[i], spent = _bounded(change, spent)
     lint_by_tool: dict[str, list[Finding]] = {}
-    tool_changes = [c for c in changes if c.kind is Kind.TOOL]
-    if tool_changes:
-        old_tools = {c.old_name or c.name: c.old for c in tool_changes if c.old is not None}
-        new_tools = {c.name: c.new for c in tool_changes if c.new is not None}
+    tool_views = [
+        (c, views[i]) for i, c in enumerate(changes) if c.kind is Kind.TOOL and views[i].scanned
+    ]
+    if tool_views:
+        old_tools = {c.old_name or c.name: v.old for c, v in tool_views if v.old is not None}
+        new_tools = {c.name: v.new for c, v in tool_views if v.new is not None}
         for f in lint_drift(ctx.server, old_tools, new_tools):
             lint_by_tool.setdefault(f.item, []).append(
                 replace(f, server=ctx.server, kind=Kind.TOOL.value)
@@ -132,8 +292,9 @@ def grade_changes(
     siblings = list(new.tools) if new is not None else []
     suppressed: list[Finding] = []
     graded: list[Change] = []
-    for change in changes:
-        found = new_findings(change, ctx)
+    for i, change in enumerate(changes):
+        view = views[i]
+        found = new_findings(change, ctx, view) if view.scanned else []
         if change.kind is Kind.TOOL:
             found.extend(lint_by_tool.get(change.name, []))
         kept, dropped = ctx.policy.filter(found)
@@ -143,6 +304,8 @@ def grade_changes(
             for r in (
                 *structural_reasons(change, set(ctx.known_hosts)),
                 *_shadowing(change, ctx, siblings),
+                *_identity(change),
+                *view.notes,
             )
         ]
         finding_reasons = [_finding_reason(f, ctx.policy) for f in kept]

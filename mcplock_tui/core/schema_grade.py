@@ -25,10 +25,12 @@ grades high as a whole rather than being partly skipped.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 from mcplock_tui.core.canonical import canon_json
+from mcplock_tui.core.detectors.params import detect as detect_param
 from mcplock_tui.core.model import Reason, Severity
 from mcplock_tui.core.schema_keywords import (
     ABSENT,
@@ -50,6 +52,7 @@ from mcplock_tui.core.schema_keywords import (
     shape,
     str_list,
 )
+from mcplock_tui.core.text_delta import text_signals
 
 H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 __all__ = ["MAX_DEPTH", "NARROW", "NODE_BUDGET", "WIDE", "schema_reasons"]
@@ -187,9 +190,14 @@ class _Comparer:
         if is_never(a) or is_never(b):
             if not (is_never(a) and is_never(b)):
                 closed = is_never(b)
-                yield direction(
+                found = direction(
                     not closed, "closed: now false" if closed else "opened: was false", at, pol
                 )
+                if found.severity >= H and at.endswith(_UNDECLARED):
+                    # No new name is offered to the model: what it may send is still what
+                    # the named properties and the text tell it. Reviewable, not a gate.
+                    found = Reason(WIDE, M, "opened: undeclared keys now accepted (was false)", at)
+                yield found
             return
         if not b and a:  # replaced by `true`/`{}`: one reason, not one per lost keyword
             yield direction(True, "now accepts anything (schema replaced by true or {})", at, pol)
@@ -219,9 +227,7 @@ class _Comparer:
         o_req, n_req = set(str_list(a.get("required"))), set(str_list(b.get("required")))
         base = f"{path}.properties" if path else "properties"
         for name in sorted(set(n_props) - set(o_props)):
-            req = "required" if name in n_req else "optional"
-            cat = "parameter-added" if pol > 0 else WIDE
-            yield Reason(cat, H, f"new {req} parameter {name!r}", f"{base}.{name}")
+            yield _new_parameter(name, n_props[name], name in n_req, f"{base}.{name}", pol)
         for name in sorted(set(o_props) - set(n_props)):
             cat, band = ("parameter-removed", M) if pol > 0 else (WIDE, H)
             yield Reason(cat, band, f"parameter {name!r} removed", f"{base}.{name}")
@@ -323,6 +329,43 @@ class _Comparer:
             yield direction(
                 not conj, f"{key} {'constraint' if conj else 'alternative'} added", path, pol
             )
+
+
+_UNDECLARED = (".additionalProperties", ".unevaluatedProperties")
+_PARAM_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def _new_parameter(name: str, schema: Any, required: bool, at: str, pol: int) -> Reason:
+    """A new required parameter is high; an optional one by what its name and text say."""
+    req = "required" if required else "optional"
+    if pol < 0:
+        return Reason(WIDE, H, f"new {req} parameter {name!r}", at)
+    if required:
+        return Reason("parameter-added", H, f"new required parameter {name!r}", at)
+    spoken = " ".join(_PARAM_WORDS.findall(name)).lower() if name.isascii() else name
+    parts = (
+        [schema.get(k) for k in ("description", "default", "examples", "title")]
+        if isinstance(schema, dict)
+        else []
+    )
+    strings = [p for p in parts if isinstance(p, str)] + [
+        v for p in parts if isinstance(p, list) for v in p if isinstance(v, str)
+    ]
+    text = ". ".join([spoken, *strings])
+    found = text_signals("", text)
+    if detect_param(name)[1]:
+        return Reason(
+            "parameter-added", H, f"new optional parameter {name!r}: its name asks for text", at
+        )
+    if found or not name.isascii() or not name.isidentifier():
+        why = "; ".join(sig.describe() for sig in found[:3]) or "its name is not plain ASCII"
+        return Reason("parameter-added", H, f"new optional parameter {name!r}: {why}", at)
+    return Reason(
+        "parameter-added",
+        M,
+        f"new optional parameter {name!r}: its name and description ask for nothing new",
+        at,
+    )
 
 
 def schema_reasons(old: Any, new: Any, path: str) -> Iterator[Reason]:

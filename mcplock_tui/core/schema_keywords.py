@@ -240,16 +240,24 @@ def show_bound(found: Bound | None) -> str:
     return f"{found[3]!r} exclusive" if found[1] else repr(found[3])
 
 
+_SCALARS = frozenset({"string", "number", "integer", "boolean", "null"})
+
+
 def scalar_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> Iterator[Reason]:
     ot, nt = types_of(a.get("type")), types_of(b.get("type"))
     if ot != nt:
         wider = nt is None or (ot is not None and not nt <= ot)
-        yield direction(
+        found = direction(
             wider,
             f"type {'widened' if wider else 'narrowed'} from {fmt_types(ot)} to {fmt_types(nt)}",
             at,
             pol,
         )
+        if found.severity >= H and ot and nt is not None and (nt - ot) <= _SCALARS:
+            # One more scalar spelling (a flag that also takes "true", a number as text):
+            # no new structure to fill, and nothing the text does not already ask for.
+            found = Reason(found.category, M, f"{found.message} (a scalar alternative)", at)
+        yield found
     o_enum, n_enum = a.get("enum"), b.get("enum")
     if canon_json(o_enum) != canon_json(n_enum):
         ov = {canon_json(v) for v in o_enum} if isinstance(o_enum, list) else None
@@ -304,6 +312,29 @@ def scalar_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> I
         )
 
 
+def _strings(value: Any, depth: int = 0) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if depth > 20:
+        return []
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v, depth + 1)]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v, depth + 1)]
+    return []
+
+
+def _value_text_reason(key: str, o: Any, n: Any, path: str) -> Reason:
+    """A default or example is text the model reads too: high when its new strings steer."""
+    old_text = " \n".join(_strings(None if o is ABSENT else o))
+    new_text = " \n".join(_strings(None if n is ABSENT else n))
+    if new_text and new_text != old_text:
+        r = text_reason(path, old_text or None, new_text, f"{key} value")
+        if r.severity >= H:
+            return Reason("default-changed", H, r.message, path)
+    return Reason("default-changed", M, f"{key} changed", path)
+
+
 def annotation_keyword_reasons(a: dict[str, Any], b: dict[str, Any], at: str) -> Iterator[Reason]:
     for key in sorted(set(a) | set(b)):
         o, n = a.get(key, ABSENT), b.get(key, ABSENT)
@@ -320,7 +351,7 @@ def annotation_keyword_reasons(a: dict[str, Any], b: dict[str, Any], at: str) ->
         elif key == "title":
             yield title_reason(f"{at}.title", o, n, "parameter title")
         elif key in ("default", "examples"):
-            yield Reason("default-changed", M, f"{key} changed", f"{at}.{key}")
+            yield _value_text_reason(key, o, n, f"{at}.{key}")
         elif key in ("$defs", "definitions"):
             yield Reason("schema-changed", M, f"{key} changed", f"{at}.{key}")
         elif key not in HANDLED:

@@ -12,6 +12,7 @@ spec default), never down; only edits proven cosmetic or equivalent are graded l
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -20,7 +21,7 @@ from mcplock_tui.core.canonical import canon_json
 from mcplock_tui.core.diff import MISSING, Change, FieldChange
 from mcplock_tui.core.model import JSON, ChangeType, Kind, Reason, Severity
 from mcplock_tui.core.schema_grade import schema_reasons
-from mcplock_tui.core.text_grade import classify_text, text_reason, title_reason
+from mcplock_tui.core.text_grade import added_text_reason, classify_text, text_reason, title_reason
 
 __all__ = [
     "ANNOTATION_DEFAULTS",
@@ -37,27 +38,27 @@ __all__ = [
 C, H, M, L = Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 CATEGORIES: dict[str, str] = {
-    "annotation-loosened": "a safety annotation now grants more (critical for readOnly/destructive)",
-    "annotation-tightened": "a safety annotation now grants less",
+    "annotation-loosened": "a hint now claims less safety (readOnlyHint true to false: high; destructive, idempotent or open-world: medium); never critical",
+    "annotation-tightened": "a hint now claims more safety (readOnlyHint to true: high, critical when the tool's own text says it acts, medium when its name says it reads; destructiveHint to false or openWorldHint to false: medium, high when the text contradicts)",
     "annotation-changed": "another annotation key changed, or a hint was rewritten with the same effect (medium when the new value is not a boolean)",
-    "tool-shadowing": "a new or renamed tool is named like another server's tool or a sibling, or repeats a name",
-    "description-changed": "description, parameter description, schema comment, prompt text, instructions or server description changed in meaning",
+    "tool-shadowing": "a new or renamed tool is named like another server's tool or a sibling, repeats a name, is renamed to a look-alike of itself, or a name mixes scripts or hides characters",
+    "description-changed": "model-read text changed or added: high when the edit directs the model, sets conditions on the user, orders tool calls, claims authority, overrides earlier guidance, introduces a path, host, e-mail, secret name or code, adds capability words, flips a negation, modal, quantifier or number, or is in a language the grader cannot read; medium for a rewording",
     "description-removed": "a description was removed",
     "text-cosmetic": "whitespace, punctuation, case or typo-level edit",
     "title-changed": "a title or display name changed (medium when it grows into a sentence)",
-    "parameter-added": "a new parameter or prompt argument",
+    "parameter-added": "a new parameter or prompt argument (required: high; optional: medium unless its name or description asks for something)",
     "parameter-removed": "a parameter or prompt argument was removed",
-    "capability-widened": "required to optional, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, additionalProperties opened, a constraint dropped (also under $ref, allOf, not or if/then)",
+    "capability-widened": "required to optional, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened or one more scalar type",
     "capability-narrowed": "the opposite of widened",
-    "default-changed": "a default or example value changed",
+    "default-changed": "a default or example value changed (high when its new text steers the model)",
     "schema-changed": "another schema keyword changed (low when only the spelling of the same constraints changed, high when a schema is not an object)",
     "output-schema-changed": "the output schema changed",
-    "tool-added": "a new tool not marked read-only",
-    "tool-added-readonly": "a new read-only tool",
-    "prompt-added": "a new prompt",
+    "tool-added": "a new tool not marked read-only (high when its text names a side effect or it takes a URL or host, medium when it only returns or computes)",
+    "tool-added-readonly": "a new tool claiming read-only (critical when its text says it acts, high when it takes a URL or host or its name does not say it reads, medium otherwise)",
+    "prompt-added": "a new prompt, graded by its text",
     "resource-added": "a new resource on a known host",
     "resource_template-added": "a new resource template on a known host",
-    "host-added": "a resource or template points at a new host",
+    "host-added": "a resource or template points at a new network host (custom schemes such as memory:// name no host)",
     "uri-changed": "a resource URI changed on a known host (high when its scheme changes, low for http to https)",
     "tool-removed": "a tool was removed",
     "prompt-removed": "a prompt was removed",
@@ -70,6 +71,7 @@ CATEGORIES: dict[str, str] = {
     "server-identity": "the server's name changed",
     "server-metadata": "other server info, protocol version or capabilities changed (medium for a downgrade or a gained change notification)",
     "launch-changed": "the launch command or URL changed",
+    "analysis-capped": "text too long to analyse whole, or the server's analysis budget was spent: graded high, never a silent pass",
     "changed": "anything else",
 }
 """Every reason category the model emits; a policy may move any of them to another band."""
@@ -113,6 +115,203 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
+_WORD_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
+_ACTS = re.compile(
+    r"\b(?:writes?|writing|edit(?:s|ing)?|create[sd]?|creating|update[sd]?|updating|delete[sd]?|"
+    r"deleting|remove[sd]?|removing|move[sd]?|moving|rename[sd]?|send(?:s|ing)?|sent|post(?:s|ing)?|"
+    r"push(?:es|ing)?|upload(?:s|ing)?|execute[sd]?|executing|exec|run(?:s|ning)?|install(?:s|ing)?|"
+    r"modif(?:y|ies|ying)|overwrite[sd]?|insert(?:s|ing)?|drop(?:s|ping)?|kill(?:s|ing)?|"
+    r"deploy(?:s|ing)?|publish(?:es|ing)?|pay(?:s|ing)?|transfer(?:s|ring)?|cancel(?:s|ling|ing)?|"
+    r"archive[sd]?|commit(?:s|ting)?|merge[sd]?|put(?:s|ting)?|patch(?:es|ing)?|erase[sd]?|"
+    r"purge[sd]?|destroy(?:s|ing)?|submit(?:s|ting)?|invite[sd]?|share[sd]?|forward(?:s|ing)?|"
+    r"e-?mails?|save[sd]?|saving|append(?:s|ing)?|set(?:s|ting)?|start(?:s|ing)?|trigger(?:s|ing)?|"
+    r"launch(?:es|ing)?|stop(?:s|ping)?|restart(?:s|ing)?|notif(?:y|ies|ying)|schedule[sd]?|"
+    r"approve[sd]?|revoke[sd]?|grant(?:s|ing)?|assign(?:s|ing)?|enable[sd]?|disable[sd]?|"
+    r"reset(?:s|ting)?|rollback|revert(?:s|ing)?|reboot(?:s|ing)?|shutdown|terminate[sd]?|"
+    r"sign(?:s|ing)?|charge[sd]?|refund(?:s|ing)?|buy(?:s|ing)?|purchase[sd]?|book(?:s|ing)?)\b"
+)
+"""Words by which a tool's own text says it changes or sends something."""
+_DESTROYS = re.compile(
+    r"\b(?:delete[sd]?|deleting|remove[sd]?|removing|overwrite[sd]?|drop(?:s|ping)?|erase[sd]?|"
+    r"purge[sd]?|destroy(?:s|ing)?|cancel(?:s|led|ling)?|kill(?:s|ing)?|wipe[sd]?|permanent(?:ly)?|"
+    r"irreversibl[ey]|cannot be undone|truncate[sd]?)\b"
+)
+_OUTWARD = re.compile(
+    r"\b(?:web|internet|urls?|https?|fetch(?:es)?|external|remote|e-?mails?|webhooks?|network|"
+    r"online|download(?:s)?|upload(?:s)?|websites?|pages? on)\b"
+)
+_READS = re.compile(
+    r"^(?:get|list|read|search|find|query|describe|show|view|count|lookup|look|fetch|browse|print|"
+    r"inspect|check|explain|resolve|retrieve|open|stat|tree|summari[sz]e|validate|compute|"
+    r"calculate|convert|format|parse|echo|sum|add|return|lookup|analy[sz]e|diff|preview)$"
+)
+_URL_PARAM = re.compile(
+    r"^(?:urls?|uris?|links?|href|endpoints?|hosts?|hostnames?|domains?|webhooks?|servers?|"
+    r"callback|redirect|origin|remote|proxy)$"
+)
+
+
+def _tool_words(item: Mapping[str, JSON] | None) -> tuple[list[str], str]:
+    """(the words of the tool's name and parameter names, its description) casefolded."""
+    item = item or {}
+    names = [str(item.get("name") or "")]
+    schema = item.get("inputSchema")
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    if isinstance(props, dict):
+        names.extend(str(k) for k in props)
+    words = [w.lower() for n in names for w in _WORD_SPLIT.findall(n)]
+    desc = item.get("description")
+    return words, (desc if isinstance(desc, str) else "")[:4096].casefold()
+
+
+_LEADING_VERB = re.compile(r"(?:^|[.!?]\s+|\n\s*)(?:also\s+|then\s+)?([a-z]+)")
+
+
+def acts(item: Mapping[str, JSON] | None) -> list[str]:
+    """Words by which the tool's own name or description says it writes, sends or runs.
+
+    The name's words count anywhere (``send_receipt``); the description's only where a
+    sentence starts with the verb ("Deletes the record."), so "lists files updated today"
+    does not count.
+    """
+    name = str((item or {}).get("name") or "")
+    parts = [w.lower() for w in _WORD_SPLIT.findall(name)]
+    if parts and _READS.match(parts[0]):
+        parts = []  # get_run, list_deployments: what follows a reading verb is its object
+    found = [w for w in parts if _ACTS.fullmatch(w) and not w.endswith("ing")]  # long-running
+    _, desc = _tool_words(item)
+    first = re.split(r"(?<=[.!?])\s|\n", desc, maxsplit=1)[0]  # what the tool does
+    found += [
+        m.group(1)
+        for m in _LEADING_VERB.finditer(first)
+        if _ACTS.fullmatch(m.group(1)) and m.group(1) not in ("set", "sets", "put", "puts")
+    ]
+    return list(dict.fromkeys(found))
+
+
+def _destroys(item: Mapping[str, JSON] | None) -> list[str]:
+    words, desc = _tool_words(item)
+    return list(
+        dict.fromkeys([w for w in words if _DESTROYS.fullmatch(w)] + _DESTROYS.findall(desc))
+    )
+
+
+def _outward(item: Mapping[str, JSON] | None) -> list[str]:
+    words, desc = _tool_words(item)
+    return list(dict.fromkeys([w for w in words if _OUTWARD.fullmatch(w)] + _OUTWARD.findall(desc)))
+
+
+def takes_locations(item: Mapping[str, JSON] | None) -> list[str]:
+    """Parameters that take a URL, host or link (by name, format or description)."""
+    schema = (item or {}).get("inputSchema")
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    found: list[str] = []
+    for name, sub in (props or {}).items() if isinstance(props, dict) else ():
+        words = [w.lower() for w in _WORD_SPLIT.findall(str(name))]
+        desc = sub.get("description", "") if isinstance(sub, dict) else ""
+        fmt = sub.get("format") if isinstance(sub, dict) else None
+        if (
+            any(_URL_PARAM.match(w) for w in words)
+            or fmt in ("uri", "url", "iri", "hostname", "uri-reference")
+            or (
+                isinstance(desc, str)
+                and re.search(r"\b(?:url|uri|link|address of|host)\b", desc.casefold())
+            )
+        ):
+            found.append(str(name))
+    return found
+
+
+def _reads(item: Mapping[str, JSON] | None) -> list[str]:
+    """Words by which the tool's name (or its description's first verb) says it reads."""
+    words, desc = _tool_words(item)
+    name = str((item or {}).get("name") or "")
+    found = [w for w in words[: len(_WORD_SPLIT.findall(name))][:3] if _READS.match(w)]
+    first = _LEADING_VERB.match(desc)
+    verb = first.group(1) if first else ""
+    if verb and any(_READS.match(v) for v in (verb, verb[:-1], verb[:-2])):
+        found.append(verb)
+    return found
+
+
+def _named(words: list[str]) -> str:
+    return ", ".join(repr(w) for w in words[:3])
+
+
+def _claim_reason(key: str, shown: str, path: str, new: Mapping[str, JSON] | None) -> Reason:
+    """A hint now claims the tool is safer: clients act on it, so it must match the text."""
+    if key == "readOnlyHint":
+        lie = acts(new)
+        if lie:
+            return Reason(
+                "annotation-tightened",
+                C,
+                f"{shown}, but the tool's own text says it acts ({_named(lie)}): "
+                "clients auto-approve read-only tools",
+                path,
+            )
+        where = takes_locations(new)
+        if where:
+            return Reason(
+                "annotation-tightened",
+                H,
+                f"{shown} on a tool that takes a URL or host ({_named(where)}): clients may "
+                "now send its requests without asking",
+                path,
+            )
+        reads = _reads(new)
+        if reads:
+            return Reason(
+                "annotation-tightened",
+                M,
+                f"{shown}: consistent with its name ({_named(reads)}); clients may now run it "
+                "without asking",
+                path,
+            )
+        return Reason(
+            "annotation-tightened",
+            H,
+            f"{shown}: clients may now run it without asking, and nothing in its name says it "
+            "only reads",
+            path,
+        )
+    if key == "destructiveHint":
+        if effective_annotations(new)["readOnlyHint"]:
+            return Reason(
+                "annotation-changed", L, f"{shown} (ignored: the tool is read-only)", path
+            )
+        said = _destroys(new)
+        if said:
+            return Reason(
+                "annotation-tightened",
+                H,
+                f"{shown}, but the tool's own text says it destroys ({_named(said)})",
+                path,
+            )
+    if key == "openWorldHint":
+        said = _outward(new)
+        if said:
+            return Reason(
+                "annotation-tightened",
+                H,
+                f"{shown}, but the tool's own text reaches outside ({_named(said)})",
+                path,
+            )
+    return Reason("annotation-tightened", M, f"{shown}: a claim of safety to check", path)
+
+
+def _caution_reason(key: str, shown: str, path: str) -> Reason:
+    """A hint now claims less safety: honest, but the behaviour may have widened."""
+    if key == "readOnlyHint":
+        return Reason(
+            "annotation-loosened",
+            H,
+            f"{shown}: the tool may now change things; review what it does",
+            path,
+        )
+    return Reason("annotation-loosened", M, f"{shown}: the tool may now do more", path)
+
+
 def annotation_reasons(
     old: Mapping[str, JSON] | None, new: Mapping[str, JSON] | None
 ) -> Iterator[Reason]:
@@ -125,23 +324,11 @@ def annotation_reasons(
         if not isinstance(after, bool) and after is not MISSING:
             shown += f" ({_shown(after)} is not a boolean: read as the spec default)"
         if a[key] != b[key] and b[key] != loose:
-            yield Reason("annotation-tightened", M, shown, path)
+            yield _claim_reason(key, shown, path, new)
         elif a[key] != b[key] and key == "destructiveHint" and b["readOnlyHint"]:
-            if after is MISSING or after is None:
-                yield Reason(
-                    "annotation-changed", L, f"{shown} (ignored: tool stays read-only)", path
-                )
-            else:
-                yield Reason(
-                    "annotation-loosened",
-                    H,
-                    f"{shown} while readOnlyHint stays true: the hints contradict each other",
-                    path,
-                )
+            yield Reason("annotation-changed", L, f"{shown} (ignored: tool stays read-only)", path)
         elif a[key] != b[key]:
-            yield Reason(
-                "annotation-loosened", _LOOSEN_BAND[key], f"{shown}: the tool may now do more", path
-            )
+            yield _caution_reason(key, shown, path)
         elif _cj(before) != _cj(after):
             raw = f"{key} {_shown(before)} -> {_shown(after)}"
             if after is MISSING or after is None or isinstance(after, bool):
@@ -169,14 +356,36 @@ def _cj(value: Any) -> str | None:
     return None if value is MISSING else canon_json(value)
 
 
+_LOCAL_SCHEMES = frozenset({"file", "memory", "test", "data", "urn", "mem", "internal"})
+
+
 def hosts_of(value: Any) -> set[str]:
+    """The network host a URI names; a custom scheme's authority (``memory://graph``) is none.
+
+    A scheme is read as reaching the network unless it is a known local one or carries no
+    dot, port or ``@`` in its authority (``notes://inbox``, ``repo://main``): such names
+    are resource names, not hosts.
+    """
     if not isinstance(value, str):
         return set()
     try:
         parts = urlsplit(value.replace("{", "").replace("}", ""))
+        port = parts.port
     except ValueError:
         return set()
-    return {parts.hostname} if parts.hostname else set()
+    if not parts.hostname:
+        return set()
+    scheme = parts.scheme.lower()
+    network = scheme in ("http", "https", "ws", "wss", "ftp", "sftp", "ssh", "git") or (
+        scheme not in _LOCAL_SCHEMES
+        and (
+            "." in parts.hostname
+            or ":" in parts.hostname
+            or port is not None
+            or "@" in parts.netloc
+        )
+    )
+    return {parts.hostname} if network else set()
 
 
 def _scheme(value: Any) -> str:
@@ -271,7 +480,9 @@ def field_reasons(change: Change, f: FieldChange, known_hosts: set[str]) -> Iter
         yield text_reason(f.path, f.old, f.new, "server instructions")
         return
     if top == "description":
-        yield text_reason(f.path, f.old, f.new, f"{kind.value} description")
+        # A prompt is a request the user picks: its verbs ("write a reply") are its job.
+        ignore = ("capability",) if kind is Kind.PROMPT else ()
+        yield text_reason(f.path, f.old, f.new, f"{kind.value} description", ignore)
     elif top == "title":
         yield title_reason(f.path, f.old, f.new, "title")
     elif top == "name":
@@ -289,8 +500,26 @@ def field_reasons(change: Change, f: FieldChange, known_hosts: set[str]) -> Iter
         yield from _argument_reasons(f)
     elif top in ("annotations", "inputSchema", "outputSchema"):
         return  # handled per item, not per leaf
+    elif _strings_in(f.new):
+        # A field this model does not know (prompt messages, a new spec field) may still be
+        # text a model reads: graded like a description, never below medium.
+        old_text = "\n".join(_strings_in(f.old)) or None
+        r = text_reason(f.path, old_text, "\n".join(_strings_in(f.new)), f"field {f.path!r}")
+        yield Reason(r.category, max(r.severity, M), r.message, f.path)
     else:
         yield Reason("metadata-changed", M, f"field {f.path!r} changed", f.path)
+
+
+def _strings_in(value: Any, depth: int = 0) -> list[str]:
+    if isinstance(value, str):
+        return [value] if value else []
+    if depth > 30:
+        return []
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings_in(v, depth + 1)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings_in(v, depth + 1)]
+    return []
 
 
 def _argument_reasons(f: FieldChange) -> Iterator[Reason]:
@@ -299,7 +528,15 @@ def _argument_reasons(f: FieldChange) -> Iterator[Reason]:
         # Not a list of uniquely named arguments on one side: nothing can be matched.
         yield Reason("changed", H, "prompt arguments changed and cannot be matched by name", path)
     elif path.endswith("]") and f.old is MISSING:
-        yield Reason("parameter-added", H, "new prompt argument", path)
+        arg = f.new if isinstance(f.new, dict) else {}
+        text = ". ".join(str(arg.get(k)) for k in ("name", "description") if arg.get(k))
+        r = added_text_reason(path, text, "new prompt argument") if text else None
+        if arg.get("required") is True or r is None or r.severity >= H:
+            yield Reason("parameter-added", H, r.message if r else "new prompt argument", path)
+        else:
+            yield Reason(
+                "parameter-added", M, "new optional prompt argument: asks for nothing new", path
+            )
     elif path.endswith("]") and f.new is MISSING:
         yield Reason("parameter-removed", M, "prompt argument removed", path)
     elif path.endswith(".description"):
@@ -328,8 +565,12 @@ def _tool_reasons(change: Change) -> Iterator[Reason]:
             continue
         found = list(schema_reasons(old.get(key, {}), new.get(key, {}), key))
         if key == "outputSchema":
+            # Structure the client validates against is capped at medium; text in it is
+            # read by the model like any description and keeps its band.
             found = [
-                Reason(
+                r
+                if r.category in ("description-changed", "title-changed", "default-changed")
+                else Reason(
                     "output-schema-changed",
                     min(r.severity, M),
                     f"output schema: {r.message}",
@@ -358,6 +599,63 @@ def structural_reasons(change: Change, known_hosts: set[str]) -> list[Reason]:
     return reasons or [Reason("changed", M, f"{label} changed")]
 
 
+def _added_tool_reasons(item: Mapping[str, JSON]) -> Iterator[Reason]:
+    """A new tool by what it can do, and by what its read-only claim is worth."""
+    does, where = acts(item), takes_locations(item)
+    reads = _reads(item)
+    if effective_annotations(item)["readOnlyHint"] is True:
+        if does:
+            yield Reason(
+                "tool-added-readonly",
+                C,
+                f"new tool claims read-only, but its own text says it acts ({_named(does)})",
+            )
+        elif where:
+            yield Reason(
+                "tool-added-readonly",
+                H,
+                f"new read-only tool that takes a URL or host ({_named(where)}): it reaches out",
+            )
+        elif reads:
+            yield Reason("tool-added-readonly", M, f"new read-only tool ({_named(reads)})")
+        else:
+            yield Reason(
+                "tool-added-readonly",
+                H,
+                "new tool claims read-only (clients auto-approve it) and nothing in its "
+                "name says it only reads",
+            )
+    elif does:
+        yield Reason("tool-added", H, f"new tool with side effects ({_named(does)})")
+    elif where:
+        yield Reason("tool-added", H, f"new tool that takes a URL or host ({_named(where)})")
+    else:
+        yield Reason(
+            "tool-added",
+            M,
+            "new tool that only returns or computes (no side-effect verb, no URL or host "
+            "parameter)",
+        )
+    desc = item.get("description")
+    if isinstance(desc, str) and desc:
+        text = added_text_reason(
+            "description", desc, "new tool's description", ignore=("capability",)
+        )
+        if text.severity >= H:
+            yield text
+
+
+def _prompt_text(item: Mapping[str, JSON]) -> str:
+    parts = [item.get("description"), item.get("title")]
+    args = item.get("arguments")
+    for arg in args if isinstance(args, list) else []:
+        if isinstance(arg, dict):
+            parts.extend([arg.get("name"), arg.get("description")])
+    for key in ("messages", "text"):  # what prompts/get returned, when it was captured
+        parts.append(canon_json(item[key]) if key in item else None)
+    return ". ".join(p for p in parts if isinstance(p, str) and p)
+
+
 def _added_reasons(change: Change, known_hosts: set[str]) -> Iterator[Reason]:
     item = change.new or {}
     kind = change.kind
@@ -368,16 +666,16 @@ def _added_reasons(change: Change, known_hosts: set[str]) -> Iterator[Reason]:
             yield Reason(
                 "tool-shadowing", C, f"repeats the name of tool {name!r} on the same server", "name"
             )
-        if effective_annotations(item)["readOnlyHint"] is True:
-            yield Reason("tool-added-readonly", M, "new read-only tool")
-        else:
-            yield Reason(
-                "tool-added", H, "new tool that may have side effects (not marked read-only)"
-            )
+        yield from _added_tool_reasons(item)
     elif kind is Kind.PROMPT:
-        yield Reason("prompt-added", H, "new prompt: new text the model will read")
+        r = added_text_reason("", _prompt_text(item), "new prompt's text")
+        yield Reason("prompt-added", r.severity, r.message)
     elif kind is Kind.INSTRUCTIONS:
-        yield Reason("description-changed", H, "server instructions added")
+        text = item.get("instructions")
+        if isinstance(text, str):
+            yield added_text_reason("instructions", text, "server instructions")
+        else:
+            yield Reason("description-changed", H, "server instructions added")
     elif kind in (Kind.RESOURCE, Kind.RESOURCE_TEMPLATE):
         key = "uri" if kind is Kind.RESOURCE else "uriTemplate"
         new_hosts = hosts_of(item.get(key)) - known_hosts
@@ -385,5 +683,15 @@ def _added_reasons(change: Change, known_hosts: set[str]) -> Iterator[Reason]:
             yield Reason("host-added", H, f"points at new host {', '.join(sorted(new_hosts))}", key)
         else:
             yield Reason(f"{kind.value}-added", M, f"new {kind.value.replace('_', ' ')}")
+        desc = item.get("description")
+        if isinstance(desc, str) and desc:
+            text = added_text_reason(
+                "description",
+                desc,
+                f"new {kind.value.replace('_', ' ')}'s description",
+                ignore=("capability",),  # a resource describes data: its nouns are not acts
+            )
+            if text.severity >= H:
+                yield text
     else:
         yield Reason("server-metadata", L, f"{kind.value} added")

@@ -21,6 +21,7 @@ from typing import Any
 
 from mcplock_tui.core.canonical import has_hidden
 from mcplock_tui.core.model import Reason, Severity
+from mcplock_tui.core.text_delta import Signal, delta, signals, text_signals
 
 _SENSITIVE_WORDS = """
     not no nor never none nothing nobody neither cannot cant can don't dont do does doesn't
@@ -35,10 +36,17 @@ _SENSITIVE = frozenset(_SENSITIVE_WORDS.split())
 """Words whose change flips meaning even when the spelling barely moves (can -> can't)."""
 
 _LOCATOR = re.compile(
-    r"[a-z][a-z0-9+.-]*://[^\s<>\"'`]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:[a-z0-9-]+\.)+[a-z]{2,}",
+    r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*+://[^\s<>\"'`]++"
+    r"|(?<![\w.+-])[\w.+-]++@[\w-]++(?:\.[\w-]++)++"
+    r"|(?<![a-z0-9.-])(?:[a-z0-9-]++\.)+[a-z]{2,}+",
     re.IGNORECASE,
 )
-"""URLs, e-mail addresses and host or file names: no edit inside one is a typo."""
+"""URLs, e-mail addresses and host or file names: no edit inside one is a typo.
+
+Linear on any input: each alternative may only start where its run of characters starts
+(the look-behinds), and possessive repeats never give characters back, so a long word
+is scanned once instead of once per position.
+"""
 _SUFFIXES = ("ing", "ers", "est", "ed", "es", "er", "ly", "s")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 _MAX_TYPO_EDITS = 2
@@ -109,16 +117,24 @@ def _compat(text: str) -> set[str]:
     return {ch for ch in text if ch.isalnum() and unicodedata.normalize("NFKC", ch) != ch}
 
 
+def _meaning_cause(old: str, new: str) -> str | None:
+    """Why an edit is a change of meaning before any word is compared, or None."""
+    if has_hidden(old) != has_hidden(new) or (has_hidden(new) and old != new):
+        return "hidden characters"  # never cosmetic
+    if _compat(new) - _compat(old):
+        return "look-alike letters slipped in"  # they dodge keyword filters
+    if _locators(old) != _locators(new):
+        moved = sorted(_locators(new) - _locators(old)) or sorted(_locators(old) - _locators(new))
+        return f"a link, address or host name moved ({clip(moved[0], 50)})"
+    return None
+
+
 def classify_text(old: str, new: str) -> str:
     """``same``, ``cosmetic`` (space/punctuation/case), ``typo``, or ``meaning``."""
     if old == new:
         return "same"
-    if has_hidden(old) != has_hidden(new) or (has_hidden(new) and old != new):
-        return "meaning"  # hidden characters are never cosmetic
-    if _compat(new) - _compat(old):
-        return "meaning"  # look-alike letters slipped in: they dodge keyword filters
-    if _locators(old) != _locators(new):
-        return "meaning"  # a link, address or host name moved, however slightly
+    if _meaning_cause(old, new) is not None:
+        return "meaning"
     a, b = _squash(old), _squash(new)
     if a == b:
         return "cosmetic"
@@ -137,28 +153,97 @@ def clip(value: Any, limit: int = 60) -> str:
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
-def text_reason(path: str, old: Any, new: Any, what: str) -> Reason:
-    """Grade one text field; ``old``/``new`` may be any JSON value or a missing marker."""
-    if isinstance(old, str) and isinstance(new, str):
+def _signal_text(found: list[Signal]) -> str:
+    return "; ".join(sig.describe() for sig in found[:4])
+
+
+def _plain(words: list[str]) -> str:
+    shown = ", ".join(repr(w) for w in dict.fromkeys(words[:6]))
+    return shown or "none"
+
+
+def text_reason(path: str, old: Any, new: Any, what: str, ignore: tuple[str, ...] = ()) -> Reason:
+    """Grade one text field; ``old``/``new`` may be any JSON value or a missing marker.
+
+    High when the edit can make a model do something new (see :mod:`text_delta`), medium
+    for a rewording, low for a cosmetic or typo-level edit.
+    """
+    both = isinstance(old, str) and isinstance(new, str)
+    if both:
         kind = classify_text(old, new)
         if kind in ("cosmetic", "typo", "same"):
             label = "whitespace/punctuation" if kind != "typo" else "typo-level"
             return Reason("text-cosmetic", Severity.LOW, f"{what}: {label} edit", path)
     if not isinstance(old, str) and (old is None or not old):
-        return Reason("description-changed", Severity.HIGH, f"{what} added", path)
+        if not isinstance(new, str):
+            return Reason("description-changed", Severity.HIGH, f"{what} added", path)
+        return added_text_reason(path, new, what, ignore)
     if not isinstance(new, str) and (new is None or not new):
         return Reason("description-removed", Severity.MEDIUM, f"{what} removed", path)
-    return Reason("description-changed", Severity.HIGH, f"{what} changed in meaning", path)
+    if not both:
+        return Reason("description-changed", Severity.HIGH, f"{what} changed in meaning", path)
+    cause = _meaning_cause(old, new)
+    if cause is not None:
+        return Reason("description-changed", Severity.HIGH, f"{what} changed: {cause}", path)
+    d = delta(old, new)
+    if not d.added and not d.removed:
+        return Reason(
+            "text-cosmetic", Severity.LOW, f"{what}: identifiers respelled, same words", path
+        )
+    found = [sig for sig in signals(d) if sig.kind not in ignore]
+    if found:
+        return Reason(
+            "description-changed", Severity.HIGH, f"{what} changed: {_signal_text(found)}", path
+        )
+    how = f"words added {_plain(d.added)}" if d.added else f"words removed {_plain(d.removed)}"
+    return Reason(
+        "description-changed",
+        Severity.MEDIUM,
+        f"{what} reworded: no directive, new entity, scope word or flip ({how})",
+        path,
+    )
+
+
+def added_text_reason(path: str, new: str, what: str, ignore: tuple[str, ...] = ()) -> Reason:
+    """Text where there was none: high when it can steer a model, medium when it is plain.
+
+    ``ignore`` leaves out signal kinds the caller judges itself (a new tool's side effects).
+    """
+    if has_hidden(new) or _compat(new):
+        return Reason(
+            "description-changed",
+            Severity.HIGH,
+            f"{what} added with hidden or look-alike characters",
+            path,
+        )
+    found = [sig for sig in text_signals("", new) if sig.kind not in ignore]
+    if found:
+        return Reason(
+            "description-changed", Severity.HIGH, f"{what} added: {_signal_text(found)}", path
+        )
+    return Reason(
+        "description-changed",
+        Severity.MEDIUM,
+        f"{what} added: plain text, no directive, entity or scope word",
+        path,
+    )
 
 
 def title_reason(path: str, old: Any, new: Any, what: str) -> Reason:
-    """Titles are display text: low, unless the new one reads as a sentence the model may get."""
+    """Titles are display text: low, unless the new one can steer a model or reads as prose."""
     if isinstance(new, str):
+        before = old if isinstance(old, str) else ""
+        if has_hidden(new) and new != before:
+            return Reason("title-changed", Severity.HIGH, f"{what} has hidden characters", path)
+        found = text_signals(before, new) if classify_text(before, new) == "meaning" else []
+        # A title names the action ("Delete Entities"): scope words and flips are its job.
+        found = [sig for sig in found if sig.kind != "capability"]
+        if found:
+            return Reason(
+                "title-changed", Severity.HIGH, f"{what} changed: {_signal_text(found)}", path
+            )
         words = len(_squash(new).split())
-        if (
-            words > _PROSE_TITLE_WORDS
-            and classify_text(old if isinstance(old, str) else "", new) == "meaning"
-        ):
+        if words > _PROSE_TITLE_WORDS and classify_text(before, new) == "meaning":
             return Reason(
                 "title-changed",
                 Severity.MEDIUM,

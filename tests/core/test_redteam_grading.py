@@ -254,13 +254,13 @@ ATTACKS: dict[str, Attack] = {
         fetch({f"{prop('opts')}/properties/depth/maximum": 1000}), H, "capability-widened"
     ),
     "nested-additional-opened": Attack(
-        fetch({f"{prop('opts')}/additionalProperties": DELETE}), H, "capability-widened"
+        fetch({f"{prop('opts')}/additionalProperties": DELETE}), M, "capability-widened"
     ),
     "nested-additional-true": Attack(
-        fetch({f"{prop('opts')}/additionalProperties": True}), H, "capability-widened"
+        fetch({f"{prop('opts')}/additionalProperties": True}), M, "capability-widened"
     ),
     "nested-additional-empty-schema": Attack(
-        fetch({f"{prop('opts')}/additionalProperties": {}}), H, "capability-widened"
+        fetch({f"{prop('opts')}/additionalProperties": {}}), M, "capability-widened"
     ),
     "nested-new-parameter": Attack(
         fetch({f"{prop('opts')}/properties/command": {"type": "string"}}), H, "parameter-added"
@@ -292,7 +292,7 @@ ATTACKS: dict[str, Attack] = {
     ),
     "definitions-draft7-opened": Attack(
         edit({"tools/2/inputSchema/definitions/Opts/additionalProperties": True}),
-        H,
+        M,
         "capability-widened",
     ),
     "ref-retargeted-to-any": Attack(
@@ -337,7 +337,7 @@ ATTACKS: dict[str, Attack] = {
     ),
     "not-removed": Attack(fetch({f"{prop('env')}/not": DELETE}), H, "capability-widened"),
     "type-gains-null": Attack(
-        fetch({f"{prop('limit')}/type": ["integer", "null"]}), H, "capability-widened"
+        fetch({f"{prop('limit')}/type": ["integer", "null"]}), M, "capability-widened"
     ),
     "type-gains-object": Attack(
         fetch({f"{prop('kind')}/type": ["string", "object"]}), H, "capability-widened"
@@ -346,7 +346,7 @@ ATTACKS: dict[str, Attack] = {
         fetch({"inputSchema/patternProperties": {"^x-": {}}}), H, "capability-widened"
     ),
     "unevaluated-properties-dropped": Attack(
-        edit({"tools/2/inputSchema/unevaluatedProperties": DELETE}), H, "capability-widened"
+        edit({"tools/2/inputSchema/unevaluatedProperties": DELETE}), M, "capability-widened"
     ),
     "minimum-removed-maximum-raised": Attack(
         fetch({prop("limit"): {"type": "integer", "maximum": 1000}}), H, "capability-widened"
@@ -391,39 +391,39 @@ ATTACKS: dict[str, Attack] = {
     "input-schema-non-object": Attack(fetch({"inputSchema": "anything goes"}), H),
     "input-schema-removed": Attack(fetch({"inputSchema": DELETE}), H, "capability-widened"),
     # -- annotations --
-    "annotations-null": Attack(fetch({"annotations": None}), C, "annotation-loosened"),
-    "annotations-removed": Attack(fetch({"annotations": DELETE}), C, "annotation-loosened"),
+    "annotations-null": Attack(fetch({"annotations": None}), H, "annotation-loosened"),
+    "annotations-removed": Attack(fetch({"annotations": DELETE}), H, "annotation-loosened"),
     "annotations-not-an-object": Attack(
-        fetch({"annotations": [["readOnlyHint", True]]}), C, "annotation-loosened"
+        fetch({"annotations": [["readOnlyHint", True]]}), H, "annotation-loosened"
     ),
     "read-only-string-false": Attack(
-        fetch({"annotations/readOnlyHint": "false"}), C, "annotation-loosened"
+        fetch({"annotations/readOnlyHint": "false"}), H, "annotation-loosened"
     ),
     "read-only-string-true": Attack(
-        fetch({"annotations/readOnlyHint": "true"}), C, "annotation-loosened"
+        fetch({"annotations/readOnlyHint": "true"}), H, "annotation-loosened"
     ),
-    "read-only-zero": Attack(fetch({"annotations/readOnlyHint": 0}), C, "annotation-loosened"),
-    "read-only-null": Attack(fetch({"annotations/readOnlyHint": None}), C, "annotation-loosened"),
+    "read-only-zero": Attack(fetch({"annotations/readOnlyHint": 0}), H, "annotation-loosened"),
+    "read-only-null": Attack(fetch({"annotations/readOnlyHint": None}), H, "annotation-loosened"),
     "read-only-key-recased": Attack(
         fetch({"annotations/readOnlyHint": DELETE, "annotations/ReadOnlyHint": True}),
-        C,
+        H,
         "annotation-loosened",
     ),
     "hints-moved-into-meta": Attack(
         fetch(
             {"annotations": DELETE, "_meta": {"annotations": copy.deepcopy(FETCH["annotations"])}}
         ),
-        C,
+        H,
         "annotation-loosened",
     ),
     "read-only-kept-destructive-set": Attack(
-        fetch({"annotations/destructiveHint": True}), H, "annotation-loosened"
+        fetch({"annotations/destructiveHint": True}), L, "annotation-changed"
     ),
     "open-world-key-deleted": Attack(
-        fetch({"annotations/openWorldHint": DELETE}), H, "annotation-loosened"
+        fetch({"annotations/openWorldHint": DELETE}), M, "annotation-loosened"
     ),
     "idempotent-string-yes": Attack(
-        fetch({"annotations/idempotentHint": "yes"}), H, "annotation-loosened"
+        fetch({"annotations/idempotentHint": "yes"}), M, "annotation-loosened"
     ),
     # -- text --
     "negation-word-swapped": Attack(
@@ -479,7 +479,7 @@ ATTACKS: dict[str, Attack] = {
             }
         ),
         H,
-        "description-changed",
+        "title-changed",
     ),
     "schema-root-description-added": Attack(
         fetch(
@@ -533,12 +533,12 @@ ATTACKS: dict[str, Attack] = {
         fetch({"name": "get_record", f"{prop('id')}/pattern": DELETE}), H, "capability-widened"
     ),
     "rename-with-read-only-dropped": Attack(
-        fetch({"name": "get_record", "annotations/readOnlyHint": False}), C, "annotation-loosened"
+        fetch({"name": "get_record", "annotations/readOnlyHint": False}), H, "annotation-loosened"
     ),
     "names-swapped": Attack(
         edit({"tools/0/name": "delete_record", "tools/1/name": "fetch_record"}),
         C,
-        "annotation-loosened",
+        "annotation-tightened",
     ),
     "duplicate-name-added": Attack(
         plus("tools", {**DELETE_TOOL, "name": "fetch_record"}),
@@ -622,7 +622,7 @@ ATTACKS: dict[str, Attack] = {
         "description-changed",
     ),
     "prompt-added": Attack(
-        plus("prompts", {"name": "new_one", "description": "Hi."}), H, "prompt-added"
+        plus("prompts", {"name": "new_one", "description": "Hi."}), M, "prompt-added"
     ),
     # -- resources --
     "resource-host-changed": Attack(

@@ -1,0 +1,729 @@
+"""What new text can make a model do: the signals in the words an edit added or flipped.
+
+A description that changes is graded by its *delta*, not by the fact that it changed. The
+old and new texts are compared word by word (identifiers folded, so ``branch_id`` and
+``branchId`` are one word); the words the new text added, and the sentences they sit in,
+are searched for what lets text steer a model:
+
+- a directive to the model: ``you``/``assistant``, imperatives such as "tell the user",
+  "ignore", "remember", and ``always``/``never`` before a bare verb;
+- conditions on what the user asks ("if the user asks …");
+- sequencing: before/after calling, "instead of", "from now on", "first call";
+- claims of approval or authority ("already approved", "administrator", "takes precedence");
+- overrides of earlier guidance ("originally you …", "disregard the earlier …",
+  "your new instructions", "this tool now grants");
+- new entities: URLs, hosts, e-mail addresses, file paths, dotfiles, env or secret names,
+  code (backticks, shell pipes, ``curl``);
+- capability or scope words (execute, shell, upload, every, unrestricted, credentials …);
+- a flipped negation, modal, quantifier or number inside a sentence that was kept;
+- text in a script or language the grader cannot read.
+
+Every signal carries the words that drove it. No signal means a rewording, a removed
+sentence, a renamed identifier or formatting: reported, but below the default gate.
+Which way it fails: the lexicon is English; a paraphrase in plain third person that asks
+for nothing, names nothing new and flips nothing grades medium (the detectors still scan
+the whole text), and an honest edit that adds "you" or a URL grades high.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from mcplock_tui.core.detectors.decode import runs as decode_runs
+
+MAX_DELTA_CHARS = 65_536
+"""Longer texts are not compared word by word: every new sentence counts as added."""
+_MAX_WORD_PAIRS = 4_000_000
+
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)+|[^\W_][\w'’-]*|[.!?;:]|\n", re.UNICODE)
+_SENTENCE_END = frozenset(".!?;:\n")
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def _key(word: str) -> str:
+    """Identifier spelling folded away: ``next_thought_needed`` == ``nextThoughtNeeded``."""
+    word = word[:-2] if word.endswith(("'s", "’s")) else word  # the assistant's -> assistant
+    return word.replace("_", "").replace("-", "").replace("'", "").replace("’", "")
+
+
+_CLASSES: dict[str, str] = {}
+for _cls, _members in {
+    "negation": "not no never none nothing nobody neither nor cannot can't cant won't wont "
+    "don't dont doesn't doesnt isn't isnt aren't arent wasn't shouldn't mustn't without "
+    "unless except",
+    "modal": "must may might can could should shall will would required optional optionally always",
+    "quantifier": "all any every each some only many few most more less fewer least single "
+    "one both either entire whole everything anything everyone anyone multiple several",
+}.items():
+    for _w in _members.split():
+        _CLASSES[_key(_w)] = _cls
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*%?")
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    kind: str
+    """``directive``, ``condition``, ``sequencing``, ``authority``, ``override``, ``entity``,
+    ``capability``, ``flip`` or ``language``."""
+    words: tuple[str, ...]
+
+    def describe(self) -> str:
+        shown = ", ".join(repr(w[:40]) for w in self.words[:4])
+        return f"{_LABELS[self.kind]} ({shown})"
+
+
+_LABELS = {
+    "directive": "directs the model",
+    "condition": "sets a condition on what the user asks",
+    "sequencing": "orders what the model does",
+    "authority": "claims approval or authority",
+    "override": "overrides earlier guidance",
+    "entity": "introduces",
+    "capability": "adds capability or scope words",
+    "flip": "flips",
+    "harvest": "asks for conversation or personal data",
+    "language": "is in a language or script the grader cannot read",
+}
+
+
+@dataclass(slots=True)
+class Delta:
+    added: list[str] = field(default_factory=list)
+    """Words (as written, folded) the new text added or substituted."""
+    context: list[str] = field(default_factory=list)
+    """The new sentences those words sit in, for phrase patterns."""
+    flips: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    raw: list[str] = field(default_factory=list)
+    """The same sentences as written (case kept), for decoding encoded runs."""
+    old_keys: set[str] = field(default_factory=set)
+    """Every word of the old text: a capability word it already had is not new."""
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(_fold(text))
+
+
+_SENTENCE = re.compile(r"[^\n]*?(?:[.!?;:](?=\s|$)|\n|$)")
+
+
+def _sentences(text: str) -> list[str]:
+    return [m.group(0).strip() for m in _SENTENCE.finditer(text) if m.group(0).strip()]
+
+
+_SYNONYMS = {
+    "single": "one",
+    "cannot": "not",
+    "cant": "not",
+    "can't": "not",
+    "dont": "not",
+    "don't": "not",
+    "doesnt": "not",
+    "doesn't": "not",
+    "isnt": "not",
+    "isn't": "not",
+    "arent": "not",
+    "aren't": "not",
+    "wont": "not",
+    "won't": "not",
+    "never": "not",
+    "each": "every",
+    "all": "every",
+    "everything": "every",
+    "everyone": "every",
+    "anything": "any",
+    "anyone": "any",
+    "entire": "whole",
+    "needs": "must",
+    "need": "must",
+    "required": "must",
+    "shall": "must",
+    "optional": "may",
+    "optionally": "may",
+    "might": "may",
+    "could": "can",
+    "would": "will",
+}
+_WIDER = frozenset(["every", "any", "whole", "many", "multiple", "several"])
+_NARROWER = frozenset(["only", "one", "few", "fewer", "less", "least", "some"])
+
+
+def _flipped(cls: str, was: list[str], now: list[str]) -> bool:
+    """Negations, modals and numbers flip on any change; quantifiers only when they widen."""
+    if cls != "quantifier":
+        return sorted(was) != sorted(now)
+    wider = sum(w in _WIDER for w in now) > sum(w in _WIDER for w in was)
+    return wider or sum(w in _NARROWER for w in now) < sum(w in _NARROWER for w in was)
+
+
+def _bag(words: list[str], numbers: bool) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for w in words:
+        k = _key(w)
+        cls = _CLASSES.get(k)
+        if cls is None and numbers and _NUMBER.fullmatch(w) and "." not in w:
+            cls = "number"
+        if cls is not None:
+            out.setdefault(cls, []).append(_SYNONYMS.get(k, k))
+    return out
+
+
+_NEGATING = ("un", "in", "ir", "il", "im", "non", "dis", "non-")
+
+
+def _affix_flips(old_part: list[str], new_part: list[str], leading: bool) -> list[str]:
+    """``record`` -> ``records`` (one becomes many), ``reversible`` -> ``irreversible``.
+
+    ``leading``: the part starts a sentence, where "Create" -> "Creates" is the same verb.
+    """
+    out: list[str] = []
+    for i, (x, y) in enumerate(zip(old_part[:50], new_part[:50], strict=False)):
+        if len(x) < 3 or len(y) < 3 or x == y:
+            continue
+        if (y in (x + "s", x + "es") or x in (y + "s", y + "es")) and not (leading and i == 0):
+            out.append(f"number {x!r} -> {y!r}")
+        elif any(y == p + x or x == p + y for p in _NEGATING):
+            out.append(f"negation {x!r} -> {y!r}")
+    return out
+
+
+def _whole_sentences(tokens: list[str], i: int, j: int) -> bool:
+    """Tokens ``i..j`` are whole sentences: they start after a sentence end and end one."""
+    starts = i == 0 or tokens[i - 1] in _SENTENCE_END
+    ends = j == len(tokens) or tokens[j - 1] in _SENTENCE_END
+    return starts and ends
+
+
+def delta(old: str, new: str) -> Delta:
+    a, b = _tokens(old), _tokens(new)
+    out = Delta()
+    folded = _fold(new[:MAX_DELTA_CHARS])
+    if (
+        len(old) > MAX_DELTA_CHARS
+        or len(new) > MAX_DELTA_CHARS
+        or len(a) * len(b) > _MAX_WORD_PAIRS
+    ):
+        seen = {_key(w) for w in a}
+        out.added = [w for w in b if _key(w) not in seen]
+        out.context = [folded]
+        out.raw = [new[:MAX_DELTA_CHARS]]
+        return out
+    ka, kb = [_key(w) for w in a], [_key(w) for w in b]
+    out.old_keys = set(ka)
+    gone: list[str] = []
+    came: list[str] = []
+    gone_numbers: list[str] = []
+    came_numbers: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, ka, kb, autojunk=False).get_opcodes():
+        if op == "equal":
+            continue
+        old_part, new_part = a[i1:i2], b[j1:j2]
+        out.added.extend(w for w in new_part if w not in _SENTENCE_END)
+        out.removed.extend(w for w in old_part if w not in _SENTENCE_END)
+        if (op == "delete" and _whole_sentences(a, i1, i2)) or (
+            op == "insert" and _whole_sentences(b, j1, j2)
+        ):
+            continue  # a sentence removed or added whole: no flip inside a kept one
+        if op == "insert" and j2 - j1 >= 6:
+            # A clause added ("(either a or b, not both)"): its negation adds a constraint,
+            # it flips nothing that was there; the clause is still read for signals.
+            new_part = [w for w in new_part if _CLASSES.get(_key(w)) != "negation"]
+        gone.extend(old_part)
+        came.extend(new_part)
+        if op == "replace" and len(old_part) == len(new_part):
+            leading = j1 == 0 or b[j1 - 1] in _SENTENCE_END
+            out.flips.extend(_affix_flips(old_part, new_part, leading))
+        gone_numbers.extend(old_part)
+        if op == "replace":
+            came_numbers.extend(new_part)  # an inserted example ("e.g. 1, 2") is no flip
+    before = _bag(gone, False) | {"number": _bag(gone_numbers, True).get("number", [])}
+    after = _bag(came, False) | {"number": _bag(came_numbers, True).get("number", [])}
+    for cls in ("negation", "modal", "quantifier", "number"):
+        was, now = sorted(before.get(cls, [])), sorted(after.get(cls, []))
+        if _flipped(cls, was, now):
+            shown_was = " ".join(was)[:40] or "(none)"
+            shown_now = " ".join(now)[:40] or "(none)"
+            out.flips.append(f"{cls} {shown_was} -> {shown_now}")
+    keys = {_key(w) for w in out.added}
+    out.raw = [
+        sentence
+        for sentence in _sentences(unicodedata.normalize("NFKC", new))
+        if keys & {_key(w) for w in _tokens(sentence)}
+    ]
+    out.context = [_fold(sentence) for sentence in out.raw]
+    return out
+
+
+def _words(*items: str) -> str:
+    return r"\b(?:" + "|".join(items) + r")\b"
+
+
+_ADDRESSEE = re.compile(
+    _words(
+        r"you",
+        r"your",
+        r"yours",
+        r"yourself",
+        r"you're",
+        r"you'll",
+        r"assistants?",
+        r"the model",
+        r"llms?",
+        r"ai",
+        r"agents?",
+        r"claude",
+        r"chatgpt",
+        r"copilot",
+    )
+)
+_IMPERATIVE = re.compile(
+    r"(?:^|[.!?;:,\n] ?|\b(?:and|so|then|also) )"
+    + _words(
+        r"tell",
+        r"ask",
+        r"say",
+        r"inform",
+        r"mention",
+        r"reveal",
+        r"forward",
+        r"respond",
+        r"reply",
+        r"answer",
+        r"treat",
+        r"pretend",
+        r"remember",
+        r"please",
+        r"important",
+        r"do not",
+        r"don't",
+        r"make sure",
+        r"act as",
+        r"include the",
+        r"send",
+        r"email",
+        r"e-mail",
+        r"post",
+        r"upload",
+    )
+)
+_FILL = re.compile(
+    r"\b(?:put|placed?|pasted?|insert(?:ed)?|include[sd]?|pass(?:ed)?|add(?:ed)?|attach(?:ed)?|"
+    r"cop(?:y|ied)|append(?:ed)?|fill in|filled in|write|written|send|sent)\b"
+    r"[^.\n]{0,60}?\b(?:in|into|to|as|inside)\s+(?:this|the|that|each)\s+(?:field|parameter|"
+    r"argument|param|value|property)\b"
+)
+_ACTION = re.compile(
+    r"\b(?:close[sd]?|delete[sd]?|remove[sd]?|write[s]?|send[s]?|post[s]?|push(?:es)?|"
+    r"upload[s]?|modif(?:y|ies)|overwrite[s]?|move[s]?|rename[s]?|merge[s]?|install[s]?|"
+    r"run[s]?|kill[s]?|drop[s]?|publish(?:es)?|transfer[s]?|approve[s]?|revoke[s]?|"
+    r"grant[s]?|cancel[s]?|archive[s]?|purge[s]?|wipe[s]?|reset[s]?|charge[s]?|refund[s]?)\b"
+)
+_MAKE_SURE = re.compile(
+    r"\b(?:make sure|be sure|ensure|remember|don't forget|do not forget) (?:to|that|you)\b"
+    r"|\b(?:is|are) (?:expected|required|supposed) to be\b"
+    r"|\b(?:should|must|shall|will need to) (?:also|always|first|now|additionally)\b"
+)
+_HARVEST = re.compile(
+    r"\b(?:user'?s?|their|your|assistant'?s?|the) (?:\w+ ){0,3}(?:messages?|conversations?|chats?|"
+    r"history|replies|prompts|questions|answers|transcripts?)\b"
+    r"|\b(?:full|real|legal) names?\b|\bphone numbers?\b|\bhome address(?:es)?\b"
+    r"|\bip address(?:es)?\b|\b(?:location|geolocation|contacts|location data)\b"
+)
+_ALWAYS = re.compile(r"\b(?:always|never)\s+(?!be\b|been\b)([a-z]+)(?<!s)\b")
+_CONDITION = re.compile(
+    r"\b(?:if|when|whenever|once|unless|in case)\b(?:\s+\S+){0,4}?\s+(?:the )?(?:users?|customers?|human|they|someone)\b"
+    r"|\b(?:users?|customers?) (?:asks?|says?|mentions?|requests?|wants?|types?)\b"
+)
+_SEQUENCE = re.compile(
+    r"\b(?:before|after|prior to|instead of)\s+(?:\S+\s+){0,2}?(?:call|calling|use|using|answer|"
+    r"answering|respond|responding|reply|replying|run|running|invoke|invoking|showing|"
+    r"displaying|any|every|each|all|this tool|the user|you|other)\b"
+    r"|\bfrom now on\b|\b(?:every|each) time\b|\bfirst(?:,| call| use| run| read| ask| send| invoke| fetch| open| load)\b"
+    r"|\bthen (?:call|send|use|run|invoke|forward|post|upload|tell|ask)\b"
+)
+_AUTHORITY = re.compile(
+    _words(
+        r"(?:pre-?)?approved",
+        r"authori[sz]ed",
+        r"permission",
+        r"consent(?:ed)?",
+        r"administrators?",
+        r"admins?",
+        r"system (?:prompt|message|instructions?)",
+        r"developer (?:message|instructions?)",
+        r"takes? precedence",
+        r"priority over",
+        r"trusted",
+        r"sanctioned",
+        r"mandated",
+        r"no confirmation",
+        r"without (?:the |their |any )?(?:user'?s? |users' |human'?s? )?(?:asking|confirm\w*|"
+        r"approv\w*|permission|telling|consent|notice|review)",
+        r"(?:as|on behalf of|pretending to be|posing as|impersonating) (?:the |a |an )?(?:user'?s? )?"
+        r"(?:manager|boss|admin\w*|ceo|owner|support team|it department|security team|"
+        r"supervisor|lawyer|bank)",
+        r"(?:per|by) (?:company |corporate |org(?:anization)?al? )?polic(?:y|ies)",
+        r"(?:white|allow)-?listed",
+        r"pre-?cleared",
+        r"exempt(?:ed)?",
+        r"confirmations? (?:is |are )?(?:unnecessary|not needed|not required|optional|skipped)",
+        r"trust (?:this|the) (?:tool|server|response|result)s?",
+        r"(?:over|rather than|more than|instead of) the user",
+        r"official(?:ly)?",
+        r"verified by",
+    )
+)
+_OVERRIDE = re.compile(
+    _words(
+        r"(?:ignore|disregard|forget|override|overrides|supersede|supersedes|overrule)"
+        r"(?: \S+){0,2}? (?:previous|prior|earlier|above|preceding|all|any|every|everything|"
+        r"instructions?|rules?|guidance|system|the user|what|whatever|limits?|restrictions?|"
+        r"policy|policies|safety|guardrails?|settings?)",
+        r"originally",
+        r"(?:earlier|previous|prior|former|old) (?:instructions?|guidance|rules?|advice|limits?|"
+        r"restrictions?|prompts?)",
+        r"new instructions?",
+        r"now (?:grants?|allows?|lets?|permits?)",
+        r"no longer (?:need|needs|required|have to|has to|restricted|limited)",
+        r"were (?:told|advised|instructed|asked)",
+        r"this version now",
+        r"from now on",
+    )
+)
+_CAPABILITY = re.compile(
+    _words(
+        r"execute[sd]?",
+        r"exec",
+        r"shell",
+        r"commands?",
+        r"sudo",
+        r"root (?:access|privileges?|user|shell)",
+        r"override (?:code|key|token|flag|mode|password|switch)s?",
+        r"backdoors?",
+        r"master (?:key|password|token)s?",
+        r"delete[sd]?",
+        r"erase[sd]?",
+        r"overwrite[sd]?",
+        r"upload(?:s|ed)?",
+        r"publish(?:es|ed)?",
+        r"forward(?:s|ed)?",
+        r"transfer(?:s|red)?",
+        r"internet",
+        r"network",
+        r"grants?",
+        r"granted",
+        r"credentials?",
+        r"passwords?",
+        r"secrets?",
+        r"api keys?",
+        r"private",
+        r"unrestricted",
+        r"unlimited",
+        r"arbitrary",
+        r"bypass(?:es|ed)?",
+        r"everything",
+        r"anything",
+        r"entire",
+        r"full access",
+        r"payment",
+        r"pay",
+        r"conversations?",
+        r"chat history",
+        r"transcripts?",
+        r"(?:previous|earlier|other) messages",
+        r"share[sd]?",
+        r"sharing",
+    )
+)
+_PATH = re.compile(
+    r"(?:(?<=\s)|(?<=^)|(?<=[`'\"(]))(?:~|\.{1,2})?/[\w.\-]+(?:/[\w.\-]*)*"
+    r"|\b[a-z]:\\[\w.\\\-]+|(?<![\w.])\.(?:env|ssh|aws|npmrc|netrc|git|kube|docker|config|bash_history)\b"
+)
+_SECRET_NAME = re.compile(
+    r"\$\{?[a-z_][a-z0-9_]*\}?|\b[a-z0-9]+(?:_[a-z0-9]+)*_(?:key|token|secret|password|pat|credentials?)\b"
+)
+_CODE = re.compile(
+    r"`[^`\n]{1,200}`|\|\s*(?:sh|bash|zsh|python3?|node)\b|\b(?:curl|wget|eval|exec)\b\s*[-(\w'\"]|&&|\brm -"
+)
+_LOCATOR = re.compile(
+    r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*+://[^\s<>\"'`]++"
+    r"|(?<![\w.+-])[\w.+-]++@[\w-]++(?:\.[\w-]++)++"
+    r"|(?<![a-z0-9.-])(?:[a-z0-9-]++\.)+(?:com|org|net|io|dev|app|ai|co|test|example|xyz|info|"
+    r"cloud|site|online|top|ru|cn|de|uk|me|sh|ly|gg|to|us|biz)\b"
+)
+_ENGLISH = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "with",
+        "is",
+        "are",
+        "be",
+        "by",
+        "this",
+        "that",
+        "it",
+        "as",
+        "at",
+        "from",
+        "can",
+        "will",
+        "not",
+        "if",
+        "when",
+        "which",
+        "its",
+        "their",
+        "your",
+        "you",
+        "use",
+        "used",
+        "using",
+        "returns",
+        "return",
+        "file",
+        "data",
+        "all",
+        "any",
+        "one",
+        "each",
+        "only",
+        "into",
+        "than",
+        "then",
+        "so",
+        "such",
+        "may",
+        "must",
+        "should",
+        "also",
+        "more",
+        "most",
+        "per",
+        "via",
+    ]
+)
+_FOREIGN = frozenset(
+    [
+        *[
+            "yang",
+            "dan",
+            "untuk",
+            "dengan",
+            "ini",
+            "itu",
+            "sebelum",
+            "semua",
+            "dari",
+            "akan",
+            "tidak",
+            "kirim",
+            "ke",
+        ],
+        *[
+            "ve",
+            "bir",
+            "bu",
+            "için",
+            "ile",
+            "önce",
+            "değil",
+            "och",
+            "att",
+            "för",
+            "inte",
+            "med",
+            "till",
+            "innan",
+        ],
+        *["się", "nie", "że", "przed", "jest", "oraz", "và", "của", "các", "trước", "khi", "không"],
+        "der",
+        "die",
+        "das",
+        "und",
+        "ist",
+        "nicht",
+        "mit",
+        "für",
+        "bevor",
+        "du",
+        "sie",
+        "ein",
+        "eine",
+        "den",
+        "dem",
+        "zu",
+        "auf",
+        "von",
+        "wenn",
+        "oder",
+        "el",
+        "la",
+        "los",
+        "las",
+        "del",
+        "que",
+        "y",
+        "en",
+        "por",
+        "para",
+        "antes",
+        "una",
+        "un",
+        "con",
+        "es",
+        "lo",
+        "su",
+        "tu",
+        "al",
+        "le",
+        "les",
+        "des",
+        "et",
+        "pour",
+        "avec",
+        "dans",
+        "il",
+        "est",
+        "une",
+        "sur",
+        "pas",
+        "vous",
+        "ce",
+        "di",
+        "che",
+        "per",
+        "non",
+        "con",
+        "gli",
+        "della",
+        "il",
+        "una",
+        "sono",
+        "prima",
+        "em",
+        "um",
+        "uma",
+        "não",
+        "para",
+        "com",
+        "os",
+        "seu",
+        "sua",
+        "antes",
+        "het",
+        "een",
+        "van",
+        "en",
+        "niet",
+        "voor",
+        "je",
+    ]
+)
+_LATIN_SCRIPTS = frozenset({"LATIN", "DIGIT", "COMMON"})
+
+
+def _stems(word: str) -> set[str]:
+    """``runs`` and ``run`` are one word for "was it already there"."""
+    return {word, word + "s", word + "es", word[:-1], word[:-2]} - {""}
+
+
+def _hits(pattern: re.Pattern[str], text: str) -> list[str]:
+    return [m.group(0).strip() for m in pattern.finditer(text)]
+
+
+def _touches(hit: str, added: set[str]) -> bool:
+    """The hit uses a word the edit added (common words count only on their own)."""
+    words = [_key(w) for w in _TOKEN.findall(hit) if w not in _SENTENCE_END]
+    significant = [w for w in words if w not in _ENGLISH] or words
+    return any(w in added for w in significant)
+
+
+def _script_of(ch: str) -> str:
+    if ch.isascii():
+        return "LATIN"
+    return unicodedata.name(ch, "UNKNOWN").split(" ")[0]
+
+
+def _language(added: list[str]) -> list[str]:
+    letters = [w for w in added if any(c.isalpha() for c in w)]
+    foreign_script = [
+        w for w in letters if any(_script_of(c) not in _LATIN_SCRIPTS for c in w if c.isalpha())
+    ]
+    if len("".join(foreign_script)) >= 3:
+        return foreign_script
+    if len(letters) >= 5:
+        english = sum(w in _ENGLISH for w in letters)
+        foreign = [w for w in letters if w in _FOREIGN]
+        if len(foreign) >= 2 and len(foreign) > english:
+            return foreign
+    return []
+
+
+def signals(d: Delta) -> list[Signal]:
+    """What the added words can make a model do, each with the words that drove it."""
+    added = {_key(w) for w in d.added}
+    if not added and not d.flips:
+        return []
+    text = "\n".join(d.context)
+    out: list[Signal] = []
+    for kind, pattern in (
+        ("override", _OVERRIDE),
+        ("authority", _AUTHORITY),
+        ("condition", _CONDITION),
+        ("sequencing", _SEQUENCE),
+        ("directive", _ADDRESSEE),
+        ("directive", _IMPERATIVE),
+        ("capability", _CAPABILITY),
+        ("directive", _FILL),
+        ("directive", _MAKE_SURE),
+        ("harvest", _HARVEST),
+        ("capability", _ACTION),
+    ):
+        fresh = {w for w in added if not _stems(w) & d.old_keys} if kind == "capability" else added
+        found = [h for h in _hits(pattern, text) if _touches(h, fresh)]
+        if found:
+            out.append(Signal(kind, tuple(dict.fromkeys(found))))
+    always = [m.group(0) for m in _ALWAYS.finditer(text) if _touches(m.group(0), added)]
+    if always:
+        out.append(Signal("directive", tuple(always)))
+    entities = [
+        h
+        for pattern in (_LOCATOR, _PATH, _SECRET_NAME, _CODE)
+        for h in _hits(pattern, text)
+        if _touches(h, added)
+    ]
+    if entities:
+        out.append(Signal("entity", tuple(dict.fromkeys(entities))))
+    encoded = [
+        f"{run.encoding}: {run.text[:40]}"
+        for sentence in d.raw
+        for run in decode_runs(sentence)
+        if _touches(_fold(sentence[run.start : run.end]), added)
+    ]
+    if encoded:
+        out.append(Signal("entity", tuple(encoded)))
+    if d.flips:
+        out.append(Signal("flip", tuple(d.flips)))
+    foreign = _language(d.added)
+    if foreign:
+        out.append(Signal("language", tuple(foreign)))
+    return out
+
+
+def text_signals(old: str, new: str) -> list[Signal]:
+    return signals(delta(old, new))
