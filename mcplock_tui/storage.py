@@ -17,8 +17,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-
+from mcplock_tui import toml_fast
 from mcplock_tui.core import lockfile as lf
 from mcplock_tui.core.canonical import is_hidden
 from mcplock_tui.errors import LockfileError
@@ -64,19 +63,19 @@ def dumps(lock: lf.Lockfile) -> str:
     doc = lf.encode(lock)
     candidates = []
     if _CR_SENTINEL not in json.dumps(doc, ensure_ascii=False):
-        multiline = tomli_w.dumps(_swap_cr(doc), multiline_strings=True)
+        multiline = toml_fast.dumps(_swap_cr(doc), multiline_strings=True)
         candidates.append(multiline.replace(_CR_SENTINEL, "\\r"))
-    candidates.append(tomli_w.dumps(doc))
+    candidates.append(toml_fast.dumps(doc))
     for raw in candidates:
         text = _escape_hidden(raw)
-        if tomllib.loads(text) == doc:
+        if toml_fast.loads(text) == doc:
             return HEADER + text
     raise LockfileError("internal error: the lockfile would not read back as written")
 
 
 def loads(text: str, source: str = "lockfile") -> lf.Lockfile:
     try:
-        doc = tomllib.loads(text)
+        doc = toml_fast.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise LockfileError(f"{source}: not valid TOML: {exc}") from None
     return lf.decode(doc, source)
