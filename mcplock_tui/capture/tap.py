@@ -56,9 +56,9 @@ class RawTap:
 
     def record(self, message: object) -> None:
         if isinstance(message, JSONRPCResponse):
-            # A deep copy: the session mutates some results in place (it clamps ttlMs). The
-            # result is decoded JSON, so a JSON round trip copies it exactly, and faster.
-            result = json.loads(json.dumps(message.result))
+            # A copy of the top level: the session clamps ttlMs there, in place, and nothing
+            # below it is ever written to (the SDK validates into new objects).
+            result = dict(message.result)
             method = self.pending.pop(message.id, None)
             self.replies.append(Reply(method, result, None, _has_fffd(result)))
         elif isinstance(message, JSONRPCError):
