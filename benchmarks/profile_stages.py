@@ -97,11 +97,10 @@ def pin_flow(m: dict[str, Any], folder: Path, spec: Any) -> Any:
     with stage("pin: signing (decisions, key, log)"):
         decisions = ev.pin_decisions(lf.Lockfile(), lock)
         ev.signing_key(path)
-    with stage("pin: write (dumps again inside write_lockfile)"):
-        m["storage"].write_lockfile(path, lock)
+    with stage("pin: write (atomic, fsync)"):
+        m["storage"].write_text_atomic(path, text)
     with stage("pin: signing (decisions, key, log)"):
         ev.record_decisions(path, decisions)
-    del text
     return path
 
 
