@@ -33,7 +33,7 @@ def main() -> None:
         rows.append(
             ("floor (bare SDK client)", *run([PY, str(FLOOR), "floor.json"], project.folder))
         )
-        lock = ("--config", ".mcp.json", "--lock", "mcplock.lock")
+        lock = ("--config", ".mcp.json", "--lock", "mcplock.lock", "--timeout", "900")
         rows.append(("pin", *run(product("pin", *lock), project.folder)))
         drifted = make_project(Path(tmp) / "d", 1, args.tools, 0.0, args.page, drifted=True)
         cmd = product("--check", "--format", "json", *lock)

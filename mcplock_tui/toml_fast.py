@@ -23,8 +23,6 @@ import tomllib
 from collections.abc import Mapping
 from typing import Any
 
-import tomli_w
-
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _CONTROL_ESCAPES = {"\b": "\\b", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 _CONTROLS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
@@ -137,6 +135,8 @@ def dumps(doc: Mapping[str, Any], *, multiline_strings: bool = False) -> str:
     try:
         _table(doc, "", out, multiline_strings)
     except _Unsupported:
+        import tomli_w  # only for shapes the lockfile never has
+
         return tomli_w.dumps(doc, multiline_strings=multiline_strings)
     return "".join(out)
 
