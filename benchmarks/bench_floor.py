@@ -117,12 +117,19 @@ def make_project(
     project.config()
     if drifted:  # pin the original, then drift 10% of the tools behind the same launch line
         pin(project)
-        for i in range(count):
-            rnd = random.Random(i)
-            defs = [make_tool(j, rnd) for j in range(tools)]
-            defs = [drift(t, j) if j % 10 == 0 else t for j, t in enumerate(defs)]
-            write_defs(folder / f"defs{i}.json", defs)
+        drift_defs(project, tools)
     return project
+
+
+def drift_defs(project: Project, tools: int) -> None:
+    """Rewrite every server's definitions with 10% of the tools drifted (same launch line)."""
+    import random
+
+    for i in range(len(project.servers)):
+        rnd = random.Random(i)
+        defs = [make_tool(j, rnd) for j in range(tools)]
+        defs = [drift(t, j) if j % 10 == 0 else t for j, t in enumerate(defs)]
+        write_defs(project.folder / f"defs{i}.json", defs)
 
 
 def product(*args: str) -> list[str]:
@@ -130,13 +137,15 @@ def product(*args: str) -> list[str]:
 
 
 def pin(project: Project, lock: str = "mcplock.lock") -> tuple[float, float]:
-    return run(product("pin", "--config", ".mcp.json", "--lock", lock), project.folder)
+    cmd = product("pin", "--config", ".mcp.json", "--lock", lock, "--timeout", "900")
+    return run(cmd, project.folder)
 
 
 def check(
     project: Project, fmt: str, ok: tuple[int, ...] = (0,)
 ) -> Callable[[], tuple[float, float]]:
     cmd = product("--check", "--format", fmt, "--config", ".mcp.json", "--lock", "mcplock.lock")
+    cmd += ["--timeout", "900"]
     return lambda: run(cmd, project.folder, ok)
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_floor import FLOOR, PY, load, make_project, product, run  # noqa: E402
+from bench_floor import FLOOR, PY, check, drift_defs, load, make_project, pin, run  # noqa: E402
 
 
 def main() -> None:
@@ -29,18 +29,13 @@ def main() -> None:
     print(f"{args.tools:,} tools in pages of {args.page}; {load()}")
     with tempfile.TemporaryDirectory() as tmp:
         project = make_project(Path(tmp) / "p", 1, args.tools, 0.0, args.page)
-        rows = []
-        rows.append(
-            ("floor (bare SDK client)", *run([PY, str(FLOOR), "floor.json"], project.folder))
-        )
-        lock = ("--config", ".mcp.json", "--lock", "mcplock.lock", "--timeout", "900")
-        rows.append(("pin", *run(product("pin", *lock), project.folder)))
-        drifted = make_project(Path(tmp) / "d", 1, args.tools, 0.0, args.page, drifted=True)
-        cmd = product("--check", "--format", "json", *lock)
-        rows.append(("check, 10% drifted", *run(cmd, drifted.folder, ok=(1,))))
-        server = [PY, "-c", _SERVER_ONLY, str(drifted.folder / "defs0.json")]
-        rows.append(("the server alone (load defs)", *run(server, drifted.folder)))
+        rows = [("floor (bare SDK client)", *run([PY, str(FLOOR), "floor.json"], project.folder))]
+        rows.append(("pin", *pin(project)))
         size = (project.folder / "mcplock.lock").stat().st_size / 1e6
+        drift_defs(project, args.tools)
+        rows.append(("check, 10% drifted", *check(project, "json", ok=(1,))()))
+        server = [PY, "-c", _SERVER_ONLY, str(project.folder / "defs0.json")]
+        rows.append(("the server alone (load defs)", *run(server, project.folder)))
     print(f"{'':30} {'wall s':>8} {'peak RSS MB':>12}")
     for name, wall, rss in rows:
         print(f"{name:30} {wall:8.1f} {rss:12.0f}")
