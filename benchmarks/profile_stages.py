@@ -3,7 +3,7 @@
 Run: python benchmarks/profile_stages.py [--tools 1000] [--page 500] [--cprofile N]
 
 Replays what ``mcplock-tui pin`` and ``mcplock-tui --check`` do, with a wall clock around
-each stage: imports, capture (spawn, SDK session, raw tap and validation), hashing,
+each stage (wall and CPU time): imports, capture (spawn, SDK session, raw tap and validation), hashing,
 detectors, TOML emission and its read-back, signing, write; then, for the check, lockfile
 read (TOML parse + hash verification), capture, diff + grading of 10% drifted tools and the
 JSON report. ``--cprofile N`` also prints the N functions with the most own time for
@@ -32,16 +32,20 @@ sys.path.insert(0, str(HERE.parent))
 
 from bench_analysis import drift, make_tool  # noqa: E402
 
-STAGES: dict[str, float] = {}
+STAGES: dict[str, list[float]] = {}
+"""Stage -> [wall seconds, CPU seconds of this process]. CPU time barely moves with the
+load of a shared machine; wall time includes waiting for the server and for the CPU."""
 
 
 @contextmanager
 def stage(name: str) -> Iterator[None]:
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     try:
         yield
     finally:
-        STAGES[name] = STAGES.get(name, 0.0) + time.perf_counter() - start
+        spent = STAGES.setdefault(name, [0.0, 0.0])
+        spent[0] += time.perf_counter() - start
+        spent[1] += time.process_time() - cpu
 
 
 def imports() -> dict[str, Any]:
@@ -154,11 +158,13 @@ def main() -> None:
         drifted = [drift(t, j) if j % 10 == 0 else t for j, t in enumerate(tools)]
         defs.write_text(json.dumps({"serverInfo": {"name": "b", "version": "1"}, "tools": drifted}))
         _, check_prof = profiled(args.cprofile > 0, lambda: check_flow(m, folder, spec, path))
-    total = sum(STAGES.values())
-    print(f"{args.tools:,} tools, pages of {args.page}; stage wall times (s):")
-    for name, secs in STAGES.items():
-        print(f"  {name:58} {secs:7.3f}")
-    print(f"  {'total':58} {total:7.3f}")
+    wall = sum(w for w, _ in STAGES.values())
+    cpu = sum(c for _, c in STAGES.values())
+    print(f"{args.tools:,} tools, pages of {args.page}; seconds per stage:")
+    print(f"  {'stage':58} {'wall':>7} {'CPU':>7}")
+    for name, (w, c) in STAGES.items():
+        print(f"  {name:58} {w:7.3f} {c:7.3f}")
+    print(f"  {'total':58} {wall:7.3f} {cpu:7.3f}")
     top(pin_prof, args.cprofile, "pin")
     top(check_prof, args.cprofile, "check")
 
