@@ -9,8 +9,10 @@ Every measurement is a fresh process, as CI runs it: ``mcplock-tui pin``, ``mcpl
 servers are stdlib-only stdio servers (``slow_server.py`` under ``python -S``) so they cost
 the machine little. Rounds are interleaved (floor, pin, check, drifted, floor, ...) so a
 load spike on a shared machine hits every contender alike; medians are printed with the
-ratio to the floor. Peak RSS is the child's ``ru_maxrss`` from ``wait4`` (the process and
-the descendants it reaped, so it includes the server's when that is larger).
+ratio to the floor, for wall time and for CPU time (user + system, the process and the
+server it reaped), which a loaded machine disturbs far less than wall time. Peak RSS is
+the child's ``ru_maxrss`` from ``wait4`` (the process and the descendants it reaped, so
+it includes the server's when that is larger).
 
 The fleet part runs 20 servers of 50 tools that answer ``tools/list`` after 500 ms, and
 one such server, checked by the product and by the floor (which lists them concurrently).
@@ -44,22 +46,28 @@ PY = sys.executable
 class Sample:
     wall: list[float] = field(default_factory=list)
     rss_mb: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
 
-    def add(self, wall: float, rss_mb: float) -> None:
+    def add(self, wall: float, rss_mb: float, cpu: float = 0.0) -> None:
         self.wall.append(wall)
         self.rss_mb.append(rss_mb)
+        self.cpu.append(cpu)
 
     @property
     def median(self) -> float:
         return statistics.median(self.wall)
 
     @property
+    def cpu_median(self) -> float:
+        return statistics.median(self.cpu)
+
+    @property
     def rss(self) -> float:
         return max(self.rss_mb)
 
 
-def run(cmd: list[str], cwd: Path, ok: tuple[int, ...] = (0,)) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of one whole process."""
+def run(cmd: list[str], cwd: Path, ok: tuple[int, ...] = (0,)) -> tuple[float, float, float]:
+    """Wall seconds, peak RSS (MB) and CPU seconds (with the reaped server) of one process."""
     start = time.perf_counter()
     proc = subprocess.Popen(
         cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_env()
@@ -71,7 +79,7 @@ def run(cmd: list[str], cwd: Path, ok: tuple[int, ...] = (0,)) -> tuple[float, f
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode not in ok:
         raise SystemExit(f"{cmd} exited {proc.returncode}:\n{err.decode(errors='replace')}")
-    return wall, usage.ru_maxrss / 1024
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def _env() -> dict[str, str]:
@@ -136,28 +144,28 @@ def product(*args: str) -> list[str]:
     return [PY, "-m", "mcplock_tui", *args]
 
 
-def pin(project: Project, lock: str = "mcplock.lock") -> tuple[float, float]:
+def pin(project: Project, lock: str = "mcplock.lock") -> tuple[float, float, float]:
     cmd = product("pin", "--config", ".mcp.json", "--lock", lock, "--timeout", "900")
     return run(cmd, project.folder)
 
 
 def check(
     project: Project, fmt: str, ok: tuple[int, ...] = (0,)
-) -> Callable[[], tuple[float, float]]:
+) -> Callable[[], tuple[float, float, float]]:
     cmd = product("--check", "--format", fmt, "--config", ".mcp.json", "--lock", "mcplock.lock")
     cmd += ["--timeout", "900"]
     return lambda: run(cmd, project.folder, ok)
 
 
-def floor(project: Project) -> Callable[[], tuple[float, float]]:
+def floor(project: Project) -> Callable[[], tuple[float, float, float]]:
     return lambda: run([PY, str(FLOOR), "floor.json"], project.folder)
 
 
-def fresh_pins(project: Project) -> Callable[[], tuple[float, float]]:
+def fresh_pins(project: Project) -> Callable[[], tuple[float, float, float]]:
     """Each pin writes a new lockfile, signs a record, and starts from nothing."""
     state = {"n": 0}
 
-    def go() -> tuple[float, float]:
+    def go() -> tuple[float, float, float]:
         state["n"] += 1
         sub = project.folder / f"round{state['n']}"
         sub.mkdir()
@@ -167,7 +175,7 @@ def fresh_pins(project: Project) -> Callable[[], tuple[float, float]]:
 
 
 def interleave(
-    contenders: dict[str, Callable[[], tuple[float, float]]], rounds: int
+    contenders: dict[str, Callable[[], tuple[float, float, float]]], rounds: int
 ) -> dict[str, Sample]:
     samples = {name: Sample() for name in contenders}
     for _ in range(rounds):
@@ -178,11 +186,17 @@ def interleave(
 
 def table(title: str, samples: dict[str, Sample], base: str) -> None:
     print(f"\n{title}")
-    print(f"{'':28} {'median s':>9} {'ratio':>7} {'peak RSS MB':>12}   rounds")
-    ref = samples[base].median
+    print(
+        f"{'':28} {'median s':>9} {'ratio':>7} {'CPU s':>7} {'ratio':>7} {'peak RSS MB':>12}"
+        "   rounds (wall s)"
+    )
+    ref, ref_cpu = samples[base].median, samples[base].cpu_median
     for name, s in samples.items():
         rounds = " ".join(f"{w:.2f}" for w in s.wall)
-        print(f"{name:28} {s.median:9.2f} {s.median / ref:6.2f}x {s.rss:12.0f}   {rounds}")
+        print(
+            f"{name:28} {s.median:9.2f} {s.median / ref:6.2f}x {s.cpu_median:7.2f} "
+            f"{s.cpu_median / ref_cpu:6.2f}x {s.rss:12.0f}   {rounds}"
+        )
 
 
 def load() -> str:

@@ -36,9 +36,9 @@ def main() -> None:
         rows.append(("check, 10% drifted", *check(project, "json", ok=(1,))()))
         server = [PY, "-c", _SERVER_ONLY, str(project.folder / "defs0.json")]
         rows.append(("the server alone (load defs)", *run(server, project.folder)))
-    print(f"{'':30} {'wall s':>8} {'peak RSS MB':>12}")
-    for name, wall, rss in rows:
-        print(f"{name:30} {wall:8.1f} {rss:12.0f}")
+    print(f"{'':30} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12}")
+    for name, wall, rss, cpu in rows:
+        print(f"{name:30} {wall:8.1f} {cpu:8.1f} {rss:12.0f}")
     print(f"lockfile: {size:.1f} MB; {load()}")
 
 
