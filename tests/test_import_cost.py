@@ -1,8 +1,7 @@
 """What a headless command imports beyond the MCP client is paid on every CI run.
 
 A JSON check renders nothing for people, so it has no use for rich; a lockfile in the usual
-shapes has no use for tomli_w; a check that finds no change scans nothing, so it need not
-compile the detectors' and lint's patterns. All are checked on a real ``--check --format json`` run
+shapes has no use for tomli_w. Both are checked on a real ``--check --format json`` run
 against a real stdio server, pinned first, in a fresh interpreter.
 """
 
@@ -19,8 +18,7 @@ _RUN = (
     "import sys\n"
     "from mcplock_tui.cli.main import main\n"
     "code = main(sys.argv[1:])\n"
-    "heavy = ('rich', 'tomli_w', 'textual', 'anthropic', 'mcplock_tui.core.detectors',\n"
-    "         'mcplock_tui.core.lint')\n"
+    "heavy = ('rich', 'tomli_w', 'textual', 'anthropic')\n"
     "print('LOADED', sorted(h for h in heavy if h in sys.modules), file=sys.stderr)\n"
     "sys.exit(code)\n"
 )
@@ -36,7 +34,7 @@ def _run(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_clean_json_check_imports_only_what_it_uses(tmp_path: Path) -> None:
+def test_json_check_imports_neither_rich_nor_tomli_w(tmp_path: Path) -> None:
     defs = write_defs(tmp_path / "defs.json")
     config = {
         "mcpServers": {"local": {"command": sys.executable, "args": [str(RAWSERVER), str(defs)]}}

@@ -10,20 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
+from mcplock_tui.core.detectors import ScanContext, scan_item, skeleton
 from mcplock_tui.core.diff import Change
+from mcplock_tui.core.lint import lint_drift
 from mcplock_tui.core.model import JSON, ChangeType, Finding, Kind, Reason, Severity, Surface
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.core.rules import get_rule
 from mcplock_tui.core.severity import hosts_of, structural_reasons
-
-if TYPE_CHECKING:
-    from mcplock_tui.core.detectors import ScanContext
-
-# The detectors and lint are imported where they are first needed: compiling their patterns
-# costs a noticeable share of a process's start, and a check that finds no change never
-# scans anything.
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +32,6 @@ class GradeContext:
     """This server's own tool names (pinned and live): naming them is not steering."""
 
     def detector_context(self) -> ScanContext:
-        from mcplock_tui.core.detectors import ScanContext
-
         foreign = {n: o for n, o in self.foreign_tools.items() if n not in self.own_tools}
         return ScanContext(foreign_tools=foreign, server=self.server)
 
@@ -58,8 +50,6 @@ def item_findings(
 ) -> list[Finding]:
     if item is None:
         return []
-    from mcplock_tui.core.detectors import scan_item
-
     scan_ctx = ctx.detector_context()
     return [
         replace(f, server=ctx.server, kind=kind.value, item=name)
@@ -91,8 +81,6 @@ def _shadowing(change: Change, ctx: GradeContext, siblings: Iterable[str]) -> li
     """A new or renamed tool named like a tool elsewhere: calls may land on the wrong one."""
     if change.kind is not Kind.TOOL or change.change not in (ChangeType.ADDED, ChangeType.RENAMED):
         return []
-    from mcplock_tui.core.detectors import skeleton
-
     reasons: list[Reason] = []
     mine = skeleton(change.name)
     for other, server in sorted(ctx.foreign_tools.items()):
@@ -135,8 +123,6 @@ def grade_changes(
     lint_by_tool: dict[str, list[Finding]] = {}
     tool_changes = [c for c in changes if c.kind is Kind.TOOL]
     if tool_changes:
-        from mcplock_tui.core.lint import lint_drift
-
         old_tools = {c.old_name or c.name: c.old for c in tool_changes if c.old is not None}
         new_tools = {c.name: c.new for c in tool_changes if c.new is not None}
         for f in lint_drift(ctx.server, old_tools, new_tools):
