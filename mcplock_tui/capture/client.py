@@ -25,8 +25,16 @@ import httpx2
 from mcp import Client, MCPError, StdioServerParameters, stdio_client
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_types import METHOD_NOT_FOUND, Implementation
-from pydantic import ValidationError
+from mcp_types import (
+    METHOD_NOT_FOUND,
+    Implementation,
+    ListPromptsRequest,
+    ListResourcesRequest,
+    ListResourceTemplatesRequest,
+    ListToolsRequest,
+    PaginatedRequestParams,
+)
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from mcplock_tui import __version__
 from mcplock_tui.capture.failure import (
@@ -58,6 +66,25 @@ LISTS: tuple[tuple[str, str, str, str], ...] = (
     ("resources/list", "resources", "resources", "list_resources"),
     ("resources/templates/list", "resourceTemplates", "resources", "list_resource_templates"),
 )
+
+_REQUESTS: dict[str, Any] = {
+    "tools/list": ListToolsRequest,
+    "prompts/list": ListPromptsRequest,
+    "resources/list": ListResourcesRequest,
+    "resources/templates/list": ListResourceTemplatesRequest,
+}
+
+
+class _RawResult(BaseModel):
+    """What a list request returns here: the result's keys as they are, never turned into models.
+
+    The session still checks each reply against the MCP schema (a ValidationError becomes
+    the "does not match the MCP schema" warning), but the surface is built from the tap's copy,
+    so parsing every tool into SDK models only to throw them away would double the work per page.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
 
 CLIENT_INFO = Implementation(name="mcplock-tui", version=__version__)
 _HTTP_GRACE = 5.0
@@ -187,6 +214,18 @@ async def _list_all(
     raise CaptureProtocolError(f"{method} pagination does not end after {MAX_PAGES} pages")
 
 
+def _raw_lister(client: Client, method: str) -> Callable[..., Awaitable[object]]:
+    """``client.list_*`` without the models: the session's schema check, then a plain dict."""
+    request_type = _REQUESTS[method]
+    session = client.session
+
+    async def call(*, cursor: str | None = None) -> object:
+        params = PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+        return await session.send_request(request_type(params=params), _RawResult)
+
+    return call
+
+
 def _advertised(initialize: dict[str, Any], capability: str) -> bool:
     caps = initialize.get("capabilities")
     return isinstance(caps, dict) and caps.get(capability) is not None
@@ -217,9 +256,9 @@ async def _capture(
                 "the initialize reply contains U+FFFD: the server sent bytes that are not "
                 "valid UTF-8, and they were replaced"
             )
-        for method, key, capability, name in LISTS:
+        for method, key, capability, _name in LISTS:
             if _advertised(reply.result, capability):
-                call = getattr(client, name)
+                call = _raw_lister(client, method)
                 progress.lists[key] = await _list_all(call, tap, method, key, progress, warnings)
         progress.complete = True
         progress.phase = "shutdown"

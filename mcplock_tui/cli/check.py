@@ -17,7 +17,6 @@ from pathlib import Path
 
 from mcplock_tui.capture import capture_sync
 from mcplock_tui.cli.options import read_lock_or_explain, workspace
-from mcplock_tui.cli.render import make_console, render_report
 from mcplock_tui.core.analysis import Report, analyze, unreviewed_launch
 from mcplock_tui.core.model import Severity
 from mcplock_tui.core.report import to_json, to_sarif
@@ -69,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
     cwd = Path.cwd()
     report, lock_path = build_report(args, cwd)
     if args.format == "text":
+        from mcplock_tui.cli.render import make_console, render_report  # rich: text output only
+
         if args.output:
             with args.output.open("w", encoding="utf-8") as handle:
                 render_report(make_console(handle, width=120), report, str(lock_path))

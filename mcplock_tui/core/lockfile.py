@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcplock_tui.core.canonical import HASH_MODEL, digest, pretty_json
+from mcplock_tui.core.canonical import HASH_MODEL, digest, member_digests, pretty_json
 from mcplock_tui.core.errors import LockfileError
 from mcplock_tui.core.model import ITEM_KINDS, JSON, Kind, Surface
 from mcplock_tui.core.surface import MAX_DEPTH
@@ -76,16 +76,20 @@ _TABLE: dict[Kind, str] = {
 
 def item_hashes(kind: Kind, item: Mapping[str, JSON]) -> dict[str, str]:
     """The hash set of one item: the whole item plus the parts a reviewer asks about."""
-    hashes = {"hash": digest(item)}
-    if kind in ITEM_KINDS:
-        hashes["description_hash"] = digest(item.get("description"))
-    if kind is Kind.TOOL:
-        schemas = {k: item[k] for k in ("inputSchema", "outputSchema") if k in item}
-        hashes["schema_hash"] = digest(schemas)
-        hashes["annotations_hash"] = digest(item.get("annotations"))
-    elif kind is Kind.PROMPT:
-        hashes["arguments_hash"] = digest(item.get("arguments"))
-    return hashes
+    return member_digests(item, _HASH_GROUPS.get(kind, {}))
+
+
+_HASH_GROUPS: dict[Kind, dict[str, tuple[str, ...]]] = {
+    Kind.TOOL: {
+        "description_hash": ("description",),
+        "schema_hash": ("inputSchema", "outputSchema"),
+        "annotations_hash": ("annotations",),
+    },
+    Kind.PROMPT: {"description_hash": ("description",), "arguments_hash": ("arguments",)},
+    Kind.RESOURCE: {"description_hash": ("description",)},
+    Kind.RESOURCE_TEMPLATE: {"description_hash": ("description",)},
+}
+"""The partial hashes of each kind: one key digests that value, more digest their object."""
 
 
 @dataclass(frozen=True, slots=True)
