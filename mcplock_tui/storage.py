@@ -79,7 +79,7 @@ def _candidates(doc: dict[str, Any]) -> Iterator[str]:
     """Multi-line strings first; the single-line form only if that one fails (lazily: each
     candidate is the size of the whole lockfile)."""
     if not _holds_sentinel(doc):
-        multiline = toml_fast.dumps(_swap_cr(doc), multiline_strings=True)
+        multiline = toml_fast.dumps(_swap_cr(doc), multiline_strings=True, literal_strings=True)
         yield multiline.replace(_CR_SENTINEL, "\\r")
     yield toml_fast.dumps(doc)
 

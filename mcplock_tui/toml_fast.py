@@ -8,7 +8,8 @@ pin and a check. Here:
   (tables, strings, integers, booleans, lists), with strings escaped by one ``re.sub``.
   Anything else (floats, dates, inline tables in lists) goes to ``tomli_w`` itself.
 - :func:`loads` reads the narrow dialect :func:`dumps` emits (one statement per line, no
-  whitespace it does not write, no comments after values, no literal strings, no arrays)
+  whitespace it does not write, no comments after values, no single-line literal strings,
+  no arrays)
   and gives every other document, valid or not, to ``tomllib``. It refuses rather than
   guesses: any line outside the dialect, a key or table defined twice, an escape that is
   not a Unicode scalar value or an oversized integer sends the whole text to ``tomllib``, so
@@ -23,10 +24,14 @@ import tomllib
 from collections.abc import Mapping
 from typing import Any
 
+from mcplock_tui.core.canonical import is_hidden
+
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _CONTROL_ESCAPES = {"\b": "\\b", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 _CONTROLS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _CONTROLS_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_NOT_LITERAL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 def _escape_control(match: re.Match[str]) -> str:
@@ -34,8 +39,27 @@ def _escape_control(match: re.Match[str]) -> str:
     return _CONTROL_ESCAPES.get(ch) or f"\\u{ord(ch):04x}"
 
 
-def format_string(text: str, *, multiline: bool) -> str:
-    """``tomli_w``'s string form: multi-line basic when allowed and there is a newline."""
+def literal_allowed(text: str) -> bool:
+    """Whether ``text`` can be a multi-line literal string (``'''``) and read back exactly.
+
+    Literal strings have no escapes, so the text must hold no control character but tab and
+    LF (no CR: a CRLF would fold), no hidden character (those are shown as ``\\uXXXX``
+    escapes, which only basic strings have), no ``'''``, and must not end with a quote
+    (it would merge with the closing delimiter).
+    """
+    if "\n" not in text or "'''" in text or text.endswith("'") or _NOT_LITERAL.search(text):
+        return False
+    return not any(is_hidden(ch) for ch in _NON_ASCII.findall(text))
+
+
+def format_string(text: str, *, multiline: bool, literal: bool = False) -> str:
+    """``tomli_w``'s string form: multi-line basic when allowed and there is a newline.
+
+    ``literal`` prefers a multi-line literal string where :func:`literal_allowed`: a schema's
+    JSON then reads as JSON in a diff, with no escaped quotes.
+    """
+    if literal and multiline and literal_allowed(text):
+        return "'''\n" + text + "'''"
     # Backslash first, so the quotes' escapes are not escaped again; controls are rare.
     body = text.replace("\\", "\\\\").replace('"', '\\"')
     if multiline and "\n" in text:
@@ -52,13 +76,13 @@ class _Unsupported(Exception):
     """A value outside the lockfile's shapes: let tomli_w write the whole document."""
 
 
-def _literal(value: object, multiline: bool) -> str:
+def _literal(value: object, multiline: int) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
-        return format_string(value, multiline=multiline)
+        return format_string(value, multiline=bool(multiline), literal=multiline == _LITERAL)
     if isinstance(value, list | tuple):
         if not value:
             return "[]"
@@ -67,7 +91,7 @@ def _literal(value: object, multiline: bool) -> str:
     raise _Unsupported
 
 
-def _inline(value: object, multiline: bool) -> str:
+def _inline(value: object, multiline: int) -> str:
     """An array item: a scalar, or a table of scalars written inline."""
     if isinstance(value, list | tuple):
         raise _Unsupported  # nested arrays: not a lockfile shape
@@ -79,13 +103,13 @@ def _inline(value: object, multiline: bool) -> str:
     return "{ " + parts + " }"
 
 
-def _inline_scalar(value: object, multiline: bool) -> str:
+def _inline_scalar(value: object, multiline: int) -> str:
     if isinstance(value, Mapping | list | tuple):
         raise _Unsupported
     return _literal(value, multiline)
 
 
-def _aot(value: object, multiline: bool) -> bool:
+def _aot(value: object, multiline: int) -> bool:
     """``tomli_w``'s choice: a list of tables too long for one line each is ``[[...]]``."""
     if not isinstance(value, list | tuple) or not value:
         return False
@@ -102,7 +126,7 @@ _MAX_LINE = 100
 
 
 def _table(
-    table: Mapping[str, Any], name: str, out: list[str], multiline: bool, aot: bool = False
+    table: Mapping[str, Any], name: str, out: list[str], multiline: int, aot: bool = False
 ) -> None:
     """Append ``table``'s chunks in ``tomli_w``'s order."""
     literals: list[tuple[str, Any]] = []
@@ -129,11 +153,22 @@ def _table(
         _table(value, f"{name}.{part}" if name else part, out, multiline, in_aot)
 
 
-def dumps(doc: Mapping[str, Any], *, multiline_strings: bool = False) -> str:
-    """``tomli_w.dumps(doc, multiline_strings=...)``, byte for byte."""
+_LITERAL = 2
+"""The ``multiline`` level that also prefers literal strings (0: single-line, 1: basic)."""
+
+
+def dumps(
+    doc: Mapping[str, Any], *, multiline_strings: bool = False, literal_strings: bool = False
+) -> str:
+    """``tomli_w.dumps(doc, multiline_strings=...)``, byte for byte.
+
+    ``literal_strings`` (with ``multiline_strings``) writes multi-line strings as literal
+    strings where their text allows; tomli_w has no such mode, so neither does its fallback.
+    """
     out: list[str] = []
+    level = _LITERAL if literal_strings and multiline_strings else int(multiline_strings)
     try:
-        _table(doc, "", out, multiline_strings)
+        _table(doc, "", out, level)
     except _Unsupported:
         import tomli_w  # only for shapes the lockfile never has
 
@@ -148,8 +183,11 @@ _ML_BODY = r'(?:[^"\\\x00-\x08\x0b-\x1f\x7f]++|\\[btnfr"\\]|\\u[0-9A-Fa-f]{4}|\\
 _KEY_PART = rf'(?:[A-Za-z0-9_-]+|"{_STR_BODY}")'
 _HEADER = re.compile(rf"\[({_KEY_PART}(?:\.{_KEY_PART})*)\]\n")
 _KEY_PARTS = re.compile(rf'([A-Za-z0-9_-]+)|"({_STR_BODY})"')
+_LIT_BODY = r"(?:[^'\x00-\x08\x0b-\x1f\x7f]++|'{1,2}+(?!'))*+"
+"""A multi-line literal string's text: anything but controls (LF and tab allowed) and ``'''``."""
 _ASSIGN = re.compile(
-    rf'({_KEY_PART}) = (?:"""\n({_ML_BODY})"""|"({_STR_BODY})"|(-?(?:0|[1-9][0-9]{{0,17}}))|(true|false))\n'
+    rf'({_KEY_PART}) = (?:"""\n({_ML_BODY})"""|"({_STR_BODY})"|(-?(?:0|[1-9][0-9]{{0,17}}))|(true|false)'
+    rf"|'''\n({_LIT_BODY})''')\n"
 )
 _BLANK_OR_COMMENT = re.compile(r"(?:\n|#[^\x00-\x08\x0a-\x1f\x7f]*+\n)+")
 _UNESCAPE = re.compile(r'\\(?:([btnfr"\\])|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8}))')
@@ -233,6 +271,8 @@ def _fast_loads(text: str) -> dict[str, Any]:
             table[key] = _unescape(m[3])
         elif m[4] is not None:
             table[key] = int(m[4])
+        elif m[6] is not None:
+            table[key] = m[6]  # literal: no escapes to undo
         else:
             table[key] = m[5] == "true"
         pos = m.end()
