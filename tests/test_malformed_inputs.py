@@ -41,7 +41,7 @@ def _sub(pattern: str, repl: str) -> Callable[[str], str]:
     return edit
 
 
-SCHEMA = r'^input_schema = """[\s\S]*?"""$'
+SCHEMA = r"^input_schema = (?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?''')$"  # basic or literal
 
 
 def _server_only(text: str) -> str:
