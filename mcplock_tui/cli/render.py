@@ -24,7 +24,7 @@ from rich.text import Text
 from mcplock_tui.core.analysis import Report, ServerReport, Status, band_counts
 from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.diff import MISSING, Change
-from mcplock_tui.core.model import Finding, Severity, text_at
+from mcplock_tui.core.model import Finding, Origin, Severity, text_at
 
 SEVERITY_STYLE = {
     Severity.CRITICAL: "bold white on red",
@@ -129,7 +129,7 @@ def render_change(console: Console, c: Change) -> None:
         )
     console.print(head)
     for r in c.reasons:
-        if r.category.startswith("MCPL-"):
+        if r.origin is not Origin.DRIFT:  # findings print below, with their excerpt
             continue
         console.print(Text.assemble("    · ", safe(r.message), (f"  [{r.category}]", "dim")))
     for f in c.findings:

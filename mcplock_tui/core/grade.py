@@ -22,7 +22,16 @@ from mcplock_tui.core.canonical import has_hidden
 from mcplock_tui.core.detectors import ScanContext, scan_item, skeleton
 from mcplock_tui.core.diff import Change
 from mcplock_tui.core.lint import lint_drift
-from mcplock_tui.core.model import JSON, ChangeType, Finding, Kind, Reason, Severity, Surface
+from mcplock_tui.core.model import (
+    JSON,
+    ChangeType,
+    Finding,
+    Kind,
+    Origin,
+    Reason,
+    Severity,
+    Surface,
+)
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.core.rules import get_rule
 from mcplock_tui.core.severity import hosts_of, structural_reasons
@@ -263,7 +272,8 @@ def _identity(change: Change) -> list[Reason]:
 
 def _finding_reason(f: Finding, policy: Policy) -> Reason:
     rule = get_rule(f.code)
-    reason = Reason(f.code, f.severity, f"{f.code}: {f.message}", f.path)
+    origin = Origin.LINT if rule is not None and rule.family == "lint" else Origin.DETECTOR
+    reason = Reason(f.code, f.severity, f"{f.code}: {f.message}", f.path, origin)
     return replace(reason, severity=policy.severity(reason, rule.family if rule else ""))
 
 

@@ -85,6 +85,19 @@ class Finding:
         return (self.code, self.server, self.kind, self.item, self.path + "\0" + self.excerpt)
 
 
+class Origin(StrEnum):
+    """Which part of the product gave a reason."""
+
+    DRIFT = "drift"
+    """A rule of the severity model about what changed (``annotation-loosened``)."""
+    DETECTOR = "detector"
+    """An injection detector's finding in new text (``MCPL-INJ-…``)."""
+    LINT = "lint"
+    """A lint finding (``MCPL-LINT-…``)."""
+    RUNTIME = "runtime"
+    """Something the runtime guard saw."""
+
+
 @dataclass(frozen=True, slots=True)
 class Reason:
     """Why a change got its band: one rule of the severity model, or one finding."""
@@ -94,6 +107,12 @@ class Reason:
     severity: Severity
     message: str
     path: str = ""
+    origin: Origin = Origin.DRIFT
+
+    @property
+    def code(self) -> str:
+        """The stable code: a drift category or a rule code (the same as ``category``)."""
+        return self.category
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from typing import Any
 from mcplock_tui import __version__
 from mcplock_tui.core.analysis import Report, ServerReport
 from mcplock_tui.core.diff import MISSING, Change
-from mcplock_tui.core.model import Finding, Kind, Reason, Severity
+from mcplock_tui.core.model import Finding, Kind, Origin, Reason, Severity
 from mcplock_tui.core.rules import all_rules
 
 REPORT_VERSION = 1
@@ -190,11 +190,7 @@ def to_sarif(report: Report, lockfile: str, lockfile_text: str) -> dict[str, Any
             )
         for c in server.changes:
             top = c.reasons[0] if c.reasons else Reason("changed", c.severity, "changed")
-            rule_id = (
-                f"MCPL-DRIFT-{top.category}"
-                if not top.category.startswith("MCPL-")
-                else top.category
-            )
+            rule_id = f"MCPL-DRIFT-{top.code}" if top.origin is Origin.DRIFT else top.code
             rules.setdefault(rule_id, _rule_meta(rule_id, top.severity, top.message))
             text = (
                 f"{c.server}: {c.kind.value} {c.name!r} {c.change.value} ({c.severity.label}): "
