@@ -26,6 +26,7 @@ from mcplock_tui.core.lockfile import Rejection
 from mcplock_tui.core.model import (
     ITEM_KINDS,
     JSON,
+    PROMPT_MESSAGES_KEY,
     SINGLETON_KINDS,
     ChangeType,
     Finding,
@@ -130,6 +131,12 @@ def _walk(old: JSON, new: JSON, path: str) -> Iterator[FieldChange]:
             yield from _walk(old.get(key, MISSING), new.get(key, MISSING), sub)
         return
     if isinstance(old, list) and isinstance(new, list):
+        if path == PROMPT_MESSAGES_KEY:  # prompt messages: compared turn by turn, as text
+            for i in range(max(len(old), len(new))):
+                before = old[i] if i < len(old) else MISSING
+                after = new[i] if i < len(new) else MISSING
+                yield from _walk(before, after, f"{path}[{i}]")
+            return
         if path.endswith(_SET_LIKE) and all(isinstance(v, str) for v in (*old, *new)):
             if set(old) != set(new):
                 yield FieldChange(path, old, new)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcplock_tui.core.canonical import HASH_MODEL, digest, pretty_json
-from mcplock_tui.core.model import ITEM_KINDS, JSON, Kind, Surface
+from mcplock_tui.core.model import ITEM_KINDS, JSON, PROMPT_MESSAGES_KEY, Kind, Surface
 from mcplock_tui.errors import LockfileError
 
 LOCKFILE_VERSION = 1
@@ -58,7 +58,7 @@ _JSON_FIELDS: dict[Kind, tuple[tuple[str, str], ...]] = {
         ("outputSchema", "output_schema"),
         ("annotations", "annotations"),
     ),
-    Kind.PROMPT: (("arguments", "arguments"),),
+    Kind.PROMPT: (("arguments", "arguments"), (PROMPT_MESSAGES_KEY, "messages")),
     Kind.RESOURCE: (),
     Kind.RESOURCE_TEMPLATE: (),
     Kind.INSTRUCTIONS: (),

@@ -55,6 +55,12 @@ SINGLETON_KINDS: tuple[Kind, ...] = (Kind.INSTRUCTIONS, Kind.SERVER)
 """Kinds that exist once per server; their item name is the kind itself."""
 
 
+PROMPT_MESSAGES_KEY = "messages"
+"""Prompt item key holding what ``prompts/get`` returned (argument-less prompts only)."""
+PROMPT_OVERFLOW_KEY = "messagesOverflow"
+"""Prompt item key set when those messages were cut to size: full size and digest."""
+
+
 class ChangeType(StrEnum):
     ADDED = "added"
     REMOVED = "removed"

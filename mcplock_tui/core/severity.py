@@ -18,7 +18,15 @@ from urllib.parse import urlsplit
 
 from mcplock_tui.core.canonical import canon_json
 from mcplock_tui.core.diff import MISSING, Change, FieldChange
-from mcplock_tui.core.model import JSON, ChangeType, Kind, Reason, Severity
+from mcplock_tui.core.model import (
+    JSON,
+    PROMPT_MESSAGES_KEY,
+    PROMPT_OVERFLOW_KEY,
+    ChangeType,
+    Kind,
+    Reason,
+    Severity,
+)
 from mcplock_tui.core.schema_grade import schema_reasons
 from mcplock_tui.core.text_grade import classify_text, text_reason, title_reason
 
@@ -285,12 +293,38 @@ def field_reasons(change: Change, f: FieldChange, known_hosts: set[str]) -> Iter
         yield Reason("metadata-changed", L, f"{top} changed", f.path)
     elif top in ("uri", "uriTemplate"):
         yield from _uri_reasons(f, top, known_hosts)
+    elif kind is Kind.PROMPT and top == PROMPT_MESSAGES_KEY:
+        what = "prompt message text"
+        yield text_reason(f.path, _message_text(f.old), _message_text(f.new), what)
+    elif kind is Kind.PROMPT and top == PROMPT_OVERFLOW_KEY:
+        yield Reason(
+            "description-changed", H, "prompt messages changed beyond the captured part", f.path
+        )
     elif kind is Kind.PROMPT and top == "arguments":
         yield from _argument_reasons(f)
     elif top in ("annotations", "inputSchema", "outputSchema"):
         return  # handled per item, not per leaf
     else:
         yield Reason("metadata-changed", M, f"field {f.path!r} changed", f.path)
+
+
+def _message_text(value: Any) -> str | None:
+    """The text of a prompt message (or part of one): every string in it, in order."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict | list):
+        parts: list[str] = []
+        stack: list[Any] = [value]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, str):
+                parts.append(node)
+            elif isinstance(node, dict):
+                stack.extend(reversed(list(node.values())))
+            elif isinstance(node, list):
+                stack.extend(reversed(node))
+        return "\n".join(parts) or None
+    return None
 
 
 def _argument_reasons(f: FieldChange) -> Iterator[Reason]:
