@@ -210,6 +210,9 @@ def render_server(console: Console, s: ServerReport) -> None:
         )
         if s.stderr_log:
             console.print(Text.assemble("    server log: ", safe(s.stderr_log)))
+    if s.new_hosts:
+        shown = Text(", ").join(safe(h, "bold") for h in s.new_hosts)
+        console.print(Text.assemble("    new outbound hosts: ", shown))
     for w in s.warnings:
         console.print(Text.assemble("    warning: ", safe(w)))
     for f in s.known_findings:

@@ -12,6 +12,7 @@ from enum import IntEnum
 
 from mcplock_tui.core.diff import Change, diff_surfaces
 from mcplock_tui.core.grade import GradeContext, grade_changes, known_hosts, scan_surface
+from mcplock_tui.core.hosts import surface_hosts
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import CaptureResult, Finding, Severity, Surface
 from mcplock_tui.core.policy import Policy
@@ -45,6 +46,8 @@ class ServerReport:
     suppressed: tuple[Finding, ...] = ()
     warnings: tuple[str, ...] = ()
     stderr_log: str | None = None
+    new_hosts: tuple[str, ...] = ()
+    """Network hosts the live surface names that the pinned one does not (sorted)."""
 
     @property
     def worst(self) -> Severity | None:
@@ -166,7 +169,8 @@ def report_for(
         own_tools=frozenset(pin.surface.tools) | frozenset(result.surface.tools),
     )
     report = analyze_server(name, pin, result.surface, ctx, include_known=include_known)
-    return replace(report, warnings=warnings, stderr_log=result.stderr_log)
+    hosts = tuple(sorted(surface_hosts(result.surface) - ctx.known_hosts))
+    return replace(report, warnings=warnings, stderr_log=result.stderr_log, new_hosts=hosts)
 
 
 def foreign_for(lock: Lockfile, captures: Mapping[str, CaptureResult]) -> dict[str, dict[str, str]]:

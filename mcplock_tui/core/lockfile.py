@@ -11,6 +11,13 @@ Layout (``version = 1``)::
                                      extra: every other key the server sent, as pretty JSON
     [servers.NAME.prompts."P"] / [servers.NAME.resources."URI"] / [servers.NAME.resource_templates."T"]
     [[servers.NAME.rejected]]        kind, name, hash, note: a reviewed-and-refused definition
+    servers.NAME.hosts               every network host the pinned surface names (sorted)
+
+``hosts`` is written for the reviewer of a lockfile diff, who sees a new host as one new
+line. It is derived from the pinned definitions on every write and never trusted on read:
+grading derives the known hosts from the hash-checked definitions, so adding a host to the
+list by hand whitelists nothing. A lockfile without it (written before it existed) reads
+the same; the field is added on the next write, without a format version change.
 
 Each item is split into readable fields and recombined on read; the recombined item must
 hash to the stored ``hash`` or the file is refused, so a hand edit cannot silently change
@@ -25,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcplock_tui.core.canonical import HASH_MODEL, digest, pretty_json
+from mcplock_tui.core.hosts import surface_hosts
 from mcplock_tui.core.model import ITEM_KINDS, JSON, PROMPT_MESSAGES_KEY, Kind, Surface
 from mcplock_tui.errors import LockfileError
 
@@ -182,6 +190,9 @@ def encode(lock: Lockfile) -> dict[str, Any]:
             items = surface.items(kind)
             if items:
                 table[_TABLE[kind]] = {key: _encode_item(kind, items[key]) for key in sorted(items)}
+        hosts = surface_hosts(surface)
+        if hosts:
+            table["hosts"] = sorted(hosts)
         if pin.rejected:
             table["rejected"] = [
                 {"kind": r.kind.value, "name": r.name, "hash": r.hash, "note": r.note}
@@ -227,6 +238,9 @@ def decode(doc: Mapping[str, Any], source: str = "lockfile") -> Lockfile:
                 key: _decode_item(kind, value, f"{where}.{_TABLE[kind]}.{key}")
                 for key, value in raw_items.items()
             }
+        hosts = table.get("hosts", [])
+        if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
+            raise LockfileError(f"{where}.hosts: expected a list of host names")
         rejected = tuple(_decode_rejection(r, where) for r in table.get("rejected", []))
         surface = Surface(
             server=server,

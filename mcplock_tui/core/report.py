@@ -87,6 +87,7 @@ def server_json(s: ServerReport) -> dict[str, Any]:
         "error_kind": s.error_kind,
         "stderr_log": s.stderr_log,
         "warnings": list(s.warnings),
+        "new_hosts": list(s.new_hosts),
         "changes": [change_json(c) for c in s.changes],
         "known_findings": [finding_json(f) for f in s.known_findings],
         "suppressed": [finding_json(f) for f in s.suppressed],

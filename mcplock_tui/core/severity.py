@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from mcplock_tui.core.canonical import canon_json
 from mcplock_tui.core.diff import MISSING, Change, FieldChange
+from mcplock_tui.core.hosts import uri_hosts
 from mcplock_tui.core.model import (
     JSON,
     PROMPT_MESSAGES_KEY,
@@ -65,7 +66,7 @@ CATEGORIES: dict[str, str] = {
     "prompt-added": "a new prompt",
     "resource-added": "a new resource on a known host",
     "resource_template-added": "a new resource template on a known host",
-    "host-added": "a resource or template points at a new host",
+    "host-added": "a new outbound host: a resource or template points at it, or a URL in any text or default names it",
     "uri-changed": "a resource URI changed on a known host (high when its scheme changes, low for http to https)",
     "tool-removed": "a tool was removed",
     "prompt-removed": "a prompt was removed",
@@ -178,13 +179,8 @@ def _cj(value: Any) -> str | None:
 
 
 def hosts_of(value: Any) -> set[str]:
-    if not isinstance(value, str):
-        return set()
-    try:
-        parts = urlsplit(value.replace("{", "").replace("}", ""))
-    except ValueError:
-        return set()
-    return {parts.hostname} if parts.hostname else set()
+    """The network host of a URI; a custom scheme (``memory://graph``) names none."""
+    return uri_hosts(value)
 
 
 def _scheme(value: Any) -> str:
