@@ -30,6 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="also write a SARIF report to FILE (one capture, two reports)")
     parser.add_argument("--fail-on", choices=SEVERITIES, default=None,
                         help="lowest severity that fails the check (default: policy, else high)")
+    parser.add_argument("--probe", action="store_true",
+                        help="also capture each server as Claude Code, Cursor and VS Code, listing "
+                             "twice; any difference is critical (bait-and-switch)")
     parser.add_argument("--explain", action="store_true",
                         help="ask Claude for an advisory verdict on each change (needs ANTHROPIC_API_KEY)")
     parser.add_argument("--model", default=None, help="Claude model for --explain / the app's explain")

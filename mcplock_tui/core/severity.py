@@ -79,6 +79,7 @@ CATEGORIES: dict[str, str] = {
     "server-identity": "the server's name changed",
     "server-metadata": "other server info, protocol version or capabilities changed (medium for a downgrade or a gained change notification)",
     "launch-changed": "the launch command or URL changed",
+    "probe-mismatch": "with --probe: the server answered a common client's identity, or a second listing, differently (critical)",
     "changed": "anything else",
 }
 """Every reason category the model emits; a policy may move any of them to another band."""
