@@ -69,7 +69,8 @@ def _add_decision_parsers(sub: Any) -> None:
         )
         decide.add_argument("selectors", nargs="+", metavar="SELECTOR",
                             help="SERVER, SERVER/ITEM or SERVER/KIND/ITEM (KIND: tool, prompt, "
-                                 "resource, resource_template, instructions, server)")
+                                 "resource, resource_template, instructions, server); ITEM may "
+                                 "be a glob: SERVER/*, SERVER/tool/get_*")
         decide.add_argument("--dry-run", action="store_true",
                             help="show what would change; write nothing")
         decide.add_argument("--note", required=name == "reject", metavar="TEXT",

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcplock_tui.core.canonical import canon_json, digest
+from mcplock_tui.core.groups import natural_key
 from mcplock_tui.core.lockfile import Rejection
 from mcplock_tui.core.model import (
     ITEM_KINDS,
@@ -259,7 +260,7 @@ def _pair_renames(
 
 
 def diff_surfaces(server: str, old: Surface, new: Surface) -> list[Change]:
-    """Ungraded changes, in a stable order (kind, then name)."""
+    """Ungraded changes, in a stable order (kind, then name in natural order)."""
     changes: list[Change] = []
     for kind in ITEM_KINDS:
         before, after = old.items(kind), new.items(kind)
@@ -315,5 +316,5 @@ def diff_surfaces(server: str, old: Surface, new: Surface) -> list[Change]:
         if a is not None and b is not None and not fields:
             continue
         changes.append(Change(server, kind, kind.value, change, a, b, fields=fields))
-    changes.sort(key=lambda c: (list(Kind).index(c.kind), c.name))
+    changes.sort(key=lambda c: (list(Kind).index(c.kind), natural_key(c.name)))
     return changes
