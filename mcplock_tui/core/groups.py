@@ -4,12 +4,15 @@ A real upgrade can add a hundred resources that differ only in a number
 (``test://static/resource/1`` … ``/100``); listed one by one they bury the one change that
 matters. Changes are grouped when they are of the same server, kind and change type, their
 names have the same *shape* (digit runs replaced by ``{n}``), and they were graded for the same
-reasons with the same findings: one line says "100 resources added under
-test://static/resource/{n}", and one decision covers them all.
+reasons (messages compared by shape too, as a reason may name the item or its siblings) with
+the same findings: one line says "100 resources added under test://static/resource/{n}", and
+one decision covers them all.
 
-Which way it fails: two changes whose reasons differ only in a number (two different new
-hosts) are not grouped, so a group never hides a reason its members do not share; changes
-that are alike but whose names do not share a shape (``alpha``, ``beta``) are not grouped.
+Which way it fails: a group hides only numbers. Reasons that differ in any other way (two
+new hosts ``alpha.example`` and ``beta.example``) keep their changes apart, while reasons that
+differ only in a number (hosts ``h1.example``, ``h2.example``) are grouped and shown once, as
+the first member's (every new host is still listed per server); changes that are alike but
+whose names do not share a shape (``alpha``, ``beta``) are not grouped.
 """
 
 from __future__ import annotations
@@ -105,7 +108,7 @@ class Group:
 
 
 def _likeness(c: Change) -> tuple[object, ...]:
-    reasons = tuple((r.category, int(r.severity), r.message, r.path) for r in c.reasons)
+    reasons = tuple((r.category, int(r.severity), shape(r.message), r.path) for r in c.reasons)
     findings = tuple((f.code, f.path) for f in c.findings)
     return (c.server, c.kind, c.change, shape(c.name), int(c.severity), reasons, findings, c.status)
 

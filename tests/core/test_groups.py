@@ -82,17 +82,30 @@ def test_a_hundred_alike_resources_are_one_group() -> None:
 
 
 def test_changes_with_different_reasons_are_not_grouped() -> None:
+    def tool(i: int, host: str) -> dict[str, object]:
+        return {
+            "name": f"fetch_{i}",
+            "description": f"Fetch from https://{host}/",
+            "inputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": True},
+        }
+
     old = surface([])
+    hosts = ["alpha.example", "beta.example", "gamma.example", "delta.example"]
+    numbered = [f"h{i}.example" for i in range(4)]
     new = surface(
-        [{"uri": f"https://h{i}.example.net/r{i}", "name": f"r{i}"} for i in range(1, 5)]
-        + [{"uri": f"memory://r{i}", "name": f"r{i}"} for i in range(1, 5)]
+        [],
+        tools=[tool(i, h) for i, h in enumerate(hosts)]
+        + [tool(i + 10, h) for i, h in enumerate(numbered)],
     )
     report = analyze(
         Lockfile({"s": ServerPin(old)}), {"s": CaptureResult("s", surface=new)}, configured=["s"]
     )
     groups = group_changes(report.changes)
-    # The network ones each name another new host: a group would hide which.
-    assert [g.label for g in groups] == ["4 resources added under memory://r{n}"]
+    # Other hosts by name keep their changes apart; hosts that differ in a number group.
+    assert [g.label for g in groups] == ["4 tools added matching fetch_{n}"]
+    assert [c.name for c in groups[0].members] == ["fetch_10", "fetch_11", "fetch_12", "fetch_13"]
+    assert len(report.servers[0].new_hosts) == 8
 
 
 def test_json_has_groups_and_keeps_every_change() -> None:
