@@ -12,7 +12,7 @@ from enum import IntEnum
 
 from mcplock_tui.core.diff import Change, diff_surfaces
 from mcplock_tui.core.grade import GradeContext, grade_changes, known_hosts, scan_surface
-from mcplock_tui.core.hosts import surface_hosts
+from mcplock_tui.core.hosts import item_hosts
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import CaptureResult, Finding, Severity, Surface
 from mcplock_tui.core.policy import Policy
@@ -169,7 +169,9 @@ def report_for(
         own_tools=frozenset(pin.surface.tools) | frozenset(result.surface.tools),
     )
     report = analyze_server(name, pin, result.surface, ctx, include_known=include_known)
-    hosts = tuple(sorted(surface_hosts(result.surface) - ctx.known_hosts))
+    # A host can only be new in a changed item, so the live surface need not be walked whole.
+    named = {h for c in report.changes for h in item_hosts(c.kind, c.new)}
+    hosts = tuple(sorted(named - ctx.known_hosts))
     return replace(report, warnings=warnings, stderr_log=result.stderr_log, new_hosts=hosts)
 
 
