@@ -72,6 +72,11 @@ def _desktop_for(home: Path | None) -> Path:
     return desktop_config_path(Path.home() if home is None else home, appdata=appdata)
 
 
+def is_personal_config(source: str) -> bool:
+    """True for Claude Desktop's own config: the user's servers, often with literal tokens."""
+    return os.path.abspath(source) == os.path.abspath(_desktop_for(None))
+
+
 def discover_config_files(cwd: Path, home: Path | None = None) -> list[Path]:
     """The project config files in ``cwd``; if there are none, Claude Desktop's, if present."""
     base = Path(os.path.abspath(cwd))
@@ -210,6 +215,8 @@ def _read_json(path: Path, *, jsonc: bool) -> object:
         raise ConfigError(f"{path}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}") from e
     except RecursionError as e:
         raise ConfigError(f"{path}: invalid JSON: nested too deeply") from e
+    except ValueError as e:  # int() refuses a number of more than 4300 digits
+        raise ConfigError(f"{path}: invalid JSON: a number has too many digits") from e
 
 
 def _strip_jsonc(text: str, path: Path) -> str:

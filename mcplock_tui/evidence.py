@@ -33,6 +33,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import subprocess
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -48,7 +49,7 @@ from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.model import Kind, Surface
 from mcplock_tui.core.review import Decision
 from mcplock_tui.errors import MCPLockError
-from mcplock_tui.storage import write_text_atomic
+from mcplock_tui.storage import SymlinkError, open_nofollow, read_bytes_nofollow, write_text_atomic
 
 RECORD_VERSION = 1
 KEY_DIR = ".mcplock"
@@ -65,6 +66,8 @@ _PEM_BLOCK = re.compile(rb"-----BEGIN PUBLIC KEY-----.+?-----END PUBLIC KEY-----
 _GITIGNORE = (
     "# The private decision key: never commit it (keep it here or in a CI secret).\n"
     f"{KEY_FILE}\n"
+    "# Held while a decision is written, so concurrent decisions queue up.\n"
+    "*.lck\n"
 )
 
 Record = dict[str, Any]
@@ -134,9 +137,11 @@ def parse_public_keys(data: bytes, source: str) -> PublicKeys:
 
 def read_public_keys(path: Path) -> PublicKeys:
     try:
-        return parse_public_keys(path.read_bytes(), str(path))
+        return parse_public_keys(read_bytes_nofollow(path), str(path))
     except FileNotFoundError:
         return {}
+    except SymlinkError as exc:
+        raise EvidenceError(str(exc)) from None
 
 
 def _signed_part(record: Mapping[str, Any]) -> bytes:
@@ -177,15 +182,19 @@ def signing_key(lock_path: Path, *, create: bool = True) -> Ed25519PrivateKey:
     env = os.environ.get(KEY_ENV, "").strip()
     if env:
         return _load_private(env.encode("utf-8"), f"${KEY_ENV}")
-    if paths.key.exists():
-        return _load_private(paths.key.read_bytes(), str(paths.key))
+    if paths.key.parent.is_symlink():
+        raise EvidenceError(f"{paths.key.parent} is a symbolic link; refusing to use a key "
+                            "through it")
+    if os.path.lexists(paths.key):
+        _refuse_exposed_key(paths.key, lock_path)
+        try:
+            return _load_private(read_bytes_nofollow(paths.key), str(paths.key))
+        except SymlinkError as exc:
+            raise EvidenceError(str(exc)) from None
     if not create:
         raise EvidenceError(f"no private decision key ({paths.key}, or ${KEY_ENV})")
     key = Ed25519PrivateKey.generate()
-    paths.key.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    ignore = paths.key.parent / ".gitignore"
-    if not ignore.exists():
-        write_text_atomic(ignore, _GITIGNORE)
+    private_dir(lock_path)
     pem = key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
@@ -193,6 +202,49 @@ def signing_key(lock_path: Path, *, create: bool = True) -> Ed25519PrivateKey:
     with os.fdopen(fd, "wb") as handle:
         handle.write(pem)
     return key
+
+
+def private_dir(lock_path: Path) -> Path:
+    """``.mcplock/`` beside the lockfile (key, decision lock), with its ``.gitignore``."""
+    folder = lock_path.parent / KEY_DIR
+    if folder.is_symlink():
+        raise EvidenceError(f"{folder} is a symbolic link; refusing to use it")
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    ignore = folder / ".gitignore"
+    if not os.path.lexists(ignore):
+        write_text_atomic(ignore, _GITIGNORE)
+    return folder
+
+
+def _rotate_hint(key: Path, lock_path: Path) -> str:
+    pub = EvidencePaths.for_lock(lock_path).pub.name
+    return (f"treat it as leaked and rotate it: `git rm --cached {key}` if git tracks it, "
+            f"delete {key}, remove its public key from {pub} (commit that), and decide again: "
+            "a new key is made")
+
+
+def _git_tracks(path: Path) -> bool:
+    try:
+        proc = subprocess.run(
+            ["git", "ls-files", "--error-unmatch", "--", path.name], cwd=path.parent,
+            capture_output=True, timeout=5, check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False  # no git: nothing can be tracked
+    return proc.returncode == 0
+
+
+def _refuse_exposed_key(key: Path, lock_path: Path) -> None:
+    """A key others can read or that git tracks signs nothing: anyone could sign with it."""
+    st = os.lstat(key)
+    if stat.S_ISLNK(st.st_mode):
+        raise EvidenceError(f"{key} is a symbolic link; refusing to follow it")
+    if st.st_mode & 0o077:
+        raise EvidenceError(f"{key} can be read by other users (mode {st.st_mode & 0o777:o}); "
+                            f"refusing to sign with it; {_rotate_hint(key, lock_path)}")
+    if _git_tracks(key):
+        raise EvidenceError(f"{key} is tracked by git, so everyone with the repository can "
+                            f"sign decisions with it; refusing; {_rotate_hint(key, lock_path)}")
 
 
 def _publish(pub_path: Path, public: Ed25519PublicKey) -> None:
@@ -233,8 +285,10 @@ def now_utc() -> str:
 
 
 def _server_of(decision: Decision) -> str:
-    if decision.action == "pin":
-        return decision.change_id
+    if decision.action == "pin" and decision.name == Kind.SERVER.value and (
+        decision.kind is Kind.SERVER and not decision.change_id.endswith("/server/server")
+    ):
+        return decision.change_id  # a whole-server pin (or its removal)
     suffix = f"/{decision.kind.value}/{decision.name}"
     if not decision.change_id.endswith(suffix) or len(decision.change_id) == len(suffix):
         raise ValueError(f"change id {decision.change_id!r} does not end in {suffix!r}")
@@ -264,23 +318,40 @@ def pin_decision(server: str, surface: Surface | None, previous: Surface | None 
     )
 
 
+def item_pins(server: str, surface: Surface) -> list[Decision]:
+    """One ``pin`` record per item, so the log covers every hash the lockfile trusts."""
+    return [
+        Decision("pin", f"{server}/{kind.value}/{name}", kind, name, None, digest(dict(item)))
+        for kind, name, item in surface.all_items()
+    ]
+
+
 def pin_decisions(before: Lockfile, after: Lockfile) -> list[Decision]:
-    """One ``pin`` per server whose pinned surface was added, replaced or dropped."""
+    """The records for servers whose pin was added, replaced or dropped.
+
+    A dropped server is one whole-server record (``new_hash`` ``removed``); an added or
+    replaced one is the removal of the old pin, if any, then one record per item.
+    """
     out: list[Decision] = []
     for name in sorted(set(before.servers) | set(after.servers)):
         old, new = before.servers.get(name), after.servers.get(name)
         old_s, new_s = (None if p is None else p.surface for p in (old, new))
-        if (old_s is None) != (new_s is None) or (
-            old_s is not None and new_s is not None and surface_hash(old_s) != surface_hash(new_s)
-        ):
-            out.append(pin_decision(name, new_s, old_s))
+        if old_s is not None and new_s is not None and surface_hash(old_s) == surface_hash(new_s):
+            continue
+        if old_s is not None:
+            out.append(pin_decision(name, None, old_s))
+        if new_s is not None:
+            out.extend(item_pins(name, new_s))
     return out
 
 
 @contextlib.contextmanager
 def _locked_log(path: Path) -> Iterator[int]:
     """The log opened for appending under an exclusive lock, so concurrent writers chain."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        fd = open_nofollow(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+    except SymlinkError as exc:
+        raise EvidenceError(f"{exc}; nothing was recorded") from None
     try:
         try:
             import fcntl
@@ -306,14 +377,14 @@ def _read_all(fd: int) -> bytes:
 
 def record_decisions(
     lock_path: Path, decisions: Sequence[Decision], *, explain: Mapping[str, Any] | None = None
-) -> None:
+) -> list[Record]:
     """Append one signed record per decision to the log beside ``lock_path``.
 
     ``explain`` maps a change id to its verdict (a mapping or an object with ``verdict`` and
     ``reason``); only those two fields are kept. Refuses to extend a damaged log.
     """
     if not decisions:
-        return
+        return []
     for d in decisions:
         if d.action not in ACTIONS:
             raise ValueError(f"unknown decision {d.action!r}")
@@ -336,6 +407,7 @@ def record_decisions(
             last = parsed
         seq = 0 if last is None else int(last["seq"])
         out: list[str] = []
+        written: list[Record] = []
         for d in decisions:
             seq += 1
             record: Record = {
@@ -348,9 +420,11 @@ def record_decisions(
             }
             record["sig"] = sign(key, record)
             out.append(canon_json(record) + "\n")
+            written.append(record)
             last = record
         os.write(fd, "".join(out).encode("ascii"))
         os.fsync(fd)
+    return written
 
 
 # --- reading -----------------------------------------------------------------------------

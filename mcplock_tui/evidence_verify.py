@@ -20,9 +20,8 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from mcplock_tui.core.canonical import digest
 from mcplock_tui.core.lockfile import Lockfile
-from mcplock_tui.core.model import Kind
-from mcplock_tui.core.review import live_hash
 from mcplock_tui.evidence import (
     EvidenceError,
     EvidencePaths,
@@ -38,7 +37,6 @@ from mcplock_tui.evidence import (
     sign,
     signature_ok,
     signing_key,
-    surface_hash,
 )
 
 BUNDLE_FORMAT = "mcplock-decisions-bundle"
@@ -139,51 +137,149 @@ def _short(value: str) -> str:
     return value if len(value) <= 19 else value[:19] + "…"
 
 
-def check_lockfile(records: Sequence[Record], lock: Lockfile | None) -> list[str]:
-    """Each item's latest accept (and each server's latest pin) must be what is pinned now."""
-    accepted: dict[tuple[str, str, str], Record] = {}
-    pins: dict[str, Record] = {}
-    touched: set[str] = set()
+_ITEM_DECISIONS = ("pin", "accept", "undo")
+"""Decisions that set what an item is pinned as (``undo`` re-pins the earlier definition)."""
+
+
+def _is_whole_pin(r: Record) -> bool:
+    return bool(r["decision"] == "pin" and r["change"] == r["server"])
+
+
+def _item_hashes(lock: Lockfile, server: str) -> dict[tuple[str, str], str]:
+    pin = lock.servers[server]
+    return {(k.value, name): digest(dict(item)) for k, name, item in pin.surface.all_items()}
+
+
+@dataclass(slots=True)
+class _Replay:
+    """Per server, what the records say is pinned: item -> (hash, record)."""
+
+    items: dict[tuple[str, str], tuple[str, Record]]
+    whole: Record | None = None
+    """The latest whole-server pin (older logs pin a server in one record)."""
+    first_old: dict[tuple[str, str], str | None] | None = None
+    """For a whole pin: each item's hash before the first later record touched it."""
+
+
+def _replay(records: Sequence[Record]) -> dict[str, _Replay]:
+    state: dict[str, _Replay] = {}
     for r in records:
+        if r["decision"] not in _ITEM_DECISIONS:
+            continue
         server = r["server"]
-        if r["decision"] == "pin":
-            pins[server] = r
-            accepted = {k: v for k, v in accepted.items() if k[0] != server}
-            touched.discard(server)
-        elif r["decision"] in ("accept", "undo"):  # an undo re-pins what was there before
-            accepted = {  # a rename consumes the item it came from
-                k: v for k, v in accepted.items()
-                if not (k[:2] == (server, r["kind"]) and k[2] != r["item"]
-                        and r["old_hash"] is not None and v["new_hash"] == r["old_hash"])
-            }
-            accepted[(server, r["kind"], r["item"])] = r
-            touched.add(server)
+        if _is_whole_pin(r):
+            state.pop(server, None)
+            if r["new_hash"] != "removed":
+                state[server] = _Replay({}, r, {})
+            continue
+        s = state.setdefault(server, _Replay({}))
+        key = (str(r["kind"]), str(r["item"]))
+        if s.first_old is not None and key not in s.first_old:
+            s.first_old[key] = r["old_hash"]
+        if r["decision"] == "accept" and r["old_hash"] is not None:  # a rename consumes its source
+            for other, (h, _) in list(s.items.items()):
+                if other[0] == key[0] and other != key and h == r["old_hash"]:
+                    del s.items[other]
+        s.items[key] = (str(r["new_hash"]), r)
+    return state
+
+
+def _whole_pin_holds(s: _Replay, current: dict[tuple[str, str], str]) -> bool:
+    """Roll the touched items back to before their first later record; must be the pin."""
+    assert s.whole is not None and s.first_old is not None
+    rolled = dict(current)
+    for key, old in s.first_old.items():
+        if old is None:
+            rolled.pop(key, None)
+        else:
+            rolled[key] = old
+    return bool(digest({f"{k}/{n}": h for (k, n), h in rolled.items()}) == s.whole["new_hash"])
+
+
+def _what(key: tuple[str, str], server: str) -> str:
+    return f"{key[0].replace('_', ' ')} {key[1]!r} on {server!r}"
+
+
+def check_lockfile(records: Sequence[Record], lock: Lockfile | None) -> list[str]:
+    """Every item the lockfile pins must be exactly what a signed record pinned or accepted.
+
+    Names each item no record covers, and each record (the latest for its item) that the
+    lockfile contradicts.
+    """
+    state = _replay(records)
     servers = lock.servers if lock is not None else {}
     problems: list[str] = []
-    for server, r in sorted(pins.items()):
-        if server in touched:
+    for server in sorted(set(state) - set(servers)):
+        gone = state[server]
+        live = [(k, v) for k, v in sorted(gone.items.items()) if v[0] != "removed"]
+        if gone.whole is not None or live:
+            seq = gone.whole["seq"] if gone.whole is not None else live[-1][1][1]["seq"]
+            problems.append(f"lockfile: server {server!r} is not pinned, but record {seq} "
+                            "pinned or accepted it")
+    for server in sorted(servers):
+        current = _item_hashes(lock, server) if lock is not None else {}
+        s = state.get(server)
+        if s is None:
+            problems.append(f"lockfile: server {server!r}: no signed record pinned any of it "
+                            f"({len(current)} items unreviewed here)")
+            problems += [f"lockfile: {_what(k, server)} is pinned as {_short(h)}, but no "
+                         "signed record pinned or accepted it" for k, h in sorted(current.items())]
             continue
-        pin = servers.get(server)
-        actual = "removed" if pin is None else surface_hash(pin.surface)
-        if actual != r["new_hash"]:
-            problems.append(f"lockfile: server {server!r} is pinned as {_short(actual)}, "
-                            f"but record {r['seq']} pinned {_short(r['new_hash'])}")
-    for (server, kind, item), r in sorted(accepted.items()):
-        pin = servers.get(server)
-        if pin is None:
-            problems.append(f"lockfile: server {server!r} is not pinned, but record {r['seq']} "
-                            f"accepted its {kind} {item!r}")
-            continue
-        try:
-            actual = live_hash(pin.surface, Kind(kind), item)
-        except ValueError:
-            problems.append(f"record {r['seq']}: unknown kind {kind!r}")
-            continue
-        if actual != r["new_hash"]:
-            problems.append(f"lockfile: {kind} {item!r} on {server!r} is pinned as "
-                            f"{_short(actual)}, but record {r['seq']} accepted "
-                            f"{_short(r['new_hash'])}")
+        problems += _server_problems(server, s, current)
     return problems
+
+
+def _server_problems(
+    server: str, s: _Replay, current: dict[tuple[str, str], str]
+) -> list[str]:
+    problems: list[str] = []
+    whole_ok = s.whole is not None and _whole_pin_holds(s, current)
+    if s.whole is not None and not whole_ok:
+        actual = digest({f"{k}/{n}": h for (k, n), h in current.items()})
+        problems.append(f"lockfile: server {server!r} is pinned as {_short(actual)}, but "
+                        f"record {s.whole['seq']} pinned {_short(s.whole['new_hash'])}")
+    for key in sorted(set(current) | set(s.items)):
+        have = current.get(key, "removed")
+        said = s.items.get(key)
+        if said is None:
+            if s.whole is None:
+                problems.append(f"lockfile: {_what(key, server)} is pinned as {_short(have)}, "
+                                "but no signed record pinned or accepted it")
+            continue
+        if said[0] != have:
+            r = said[1]
+            verb = {"pin": "pinned", "undo": "restored"}.get(r["decision"], "accepted")
+            problems.append(f"lockfile: {_what(key, server)} is pinned as {_short(have)}, but "
+                            f"record {r['seq']} {verb} {_short(said[0])}")
+    return problems
+
+
+def _span(lo: int, hi: int) -> str:
+    return f"record {lo}" if lo == hi else f"records {lo}-{hi}"
+
+
+def check_head(records: Sequence[Record], lock: Lockfile | None) -> list[str]:
+    """The lockfile names the log's newest record; dropped or unapplied records show."""
+    if lock is None or not records:
+        return []
+    last = records[-1]
+    head = lock.log_head
+    if head is None:
+        return [f"lockfile: names no decision log head, but the log holds {len(records)} "
+                "records (written by hand or by an older mcplock-tui; decide anything to fix)"]
+    if head.seq > int(last["seq"]):
+        return [f"lockfile: names record {head.seq} as the log's newest, but the log ends at "
+                f"record {last['seq']}: {_span(int(last['seq']) + 1, head.seq)} dropped"]
+    at = next((r for r in records if r["seq"] == head.seq), None)
+    if at is None or record_hash(at) != head.head:
+        return [f"lockfile: names record {head.seq} as the log's newest, but that record in "
+                "the log is not the one it names (the log was rewritten)"]
+    if head.seq < int(last["seq"]):
+        span = _span(head.seq + 1, int(last["seq"]))
+        return [f"{span}: newer than the lockfile, which names record {head.seq} as the "
+                "log's newest (a lockfile write failed after recording, or the lockfile was "
+                "rolled back)"]
+    return []
 
 
 def verify_log(lock_path: Path, lock: Lockfile | None, *, check_lock: bool = True) -> Verification:
@@ -206,6 +302,7 @@ def verify_log(lock_path: Path, lock: Lockfile | None, *, check_lock: bool = Tru
     problems += verify_records(entries, keys, key_source=paths.pub.name)
     records = [e for e in entries if not isinstance(e, str)]
     if check_lock:
+        problems += check_head(records, lock)
         problems += check_lockfile(records, lock)
     return Verification(tuple(records), tuple(problems), tuple(sorted(keys)))
 
@@ -239,8 +336,15 @@ def export_bundle(lock_path: Path, first: int, last: int | None) -> dict[str, An
     return bundle
 
 
-def verify_bundle(doc: object) -> Verification:
-    """A bundle on its own: no key file, no lockfile, no network."""
+def verify_bundle(
+    doc: object, trusted: Mapping[str, Ed25519PublicKey], trust: Sequence[str] = ()
+) -> Verification:
+    """A bundle against the keys this project trusts: no lockfile, no network.
+
+    The keys a bundle carries prove nothing by themselves (anyone can make a key and sign a
+    history with it), so each signing key must be in ``trusted`` (the committed public key
+    file) or named by fingerprint in ``trust``.
+    """
     if not isinstance(doc, dict) or doc.get("format") != BUNDLE_FORMAT:
         return Verification((), ("bundle: not a decision bundle (format is not "
                                  f"{BUNDLE_FORMAT!r})",), ())
@@ -257,6 +361,20 @@ def verify_bundle(doc: object) -> Verification:
     except EvidenceError as exc:
         return Verification((), (str(exc),), ())
     problems: list[str] = []
+    used = {doc["signed_by"]} | {
+        r["key"] for r in doc["records"] if isinstance(r, dict) and isinstance(r.get("key"), str)
+    }
+    for kid in sorted(used):
+        known = trusted.get(kid)
+        if kid in trust and kid in keys:
+            continue
+        if known is None or (kid in keys and public_pem(keys[kid]) != public_pem(known)):
+            problems.append(f"bundle: signed by an unknown key {kid}: it is not in this "
+                            "project's mcplock.decisions.pub; if you know it is right, pass "
+                            f"--trust {kid}")
+    if problems:  # nothing an unknown key signed is worth checking further
+        return Verification((), tuple(problems), ())
+    keys = {**keys, **{k: trusted[k] for k in used if k in trusted}}
     signer = keys.get(doc["signed_by"])
     if signer is None:
         problems.append(f"bundle: signed by key {doc['signed_by']}, which it does not carry")

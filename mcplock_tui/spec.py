@@ -2,71 +2,22 @@
 
 The spec carries secrets (env values, header values, credentials inside URLs), so its repr
 hides them, and the only text that leaves the process is :meth:`ServerSpec.launch`, built
-from the config as written (``${VAR}`` references unexpanded) with URL userinfo, query and
-fragment dropped and the values of secret-looking flags replaced.
+from the config as written (``${VAR}`` references unexpanded) with every secret-looking value
+replaced (see :mod:`mcplock_tui.redaction`); :meth:`ServerSpec.redacted_fields` says which
+fields lost something, so ``pin`` can warn.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
-from urllib.parse import urlsplit, urlunsplit
+
+from mcplock_tui.redaction import REDACTED, redact_args, redact_text, redact_url
+
+__all__ = ["REDACTED", "ServerSpec", "Transport", "redact_args", "redact_text", "redact_url"]
 
 Transport = Literal["stdio", "http", "sse"]
-
-_SECRET_FLAG = re.compile(
-    r"^-{1,2}[\w.-]*(token|secret|passw(or)?d|api[-_]?key|apikey|auth|credential|private[-_]?key)"
-    r"[\w.-]*$",
-    re.IGNORECASE,
-)
-_URL_IN_TEXT = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"]+")
-_TOKEN_LIKE = re.compile(
-    r"\b(?:gh[pousr]_|github_pat_|sk-|xox[abprs]-|AKIA|ASIA|AIza|glpat-|npm_)[A-Za-z0-9_\-]{8,}"
-    r"|\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"
-)
-REDACTED = "<redacted>"
-
-
-def redact_url(url: str) -> str:
-    """Scheme, host, port and path only: userinfo, query and fragment never survive."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = parts.port
-    except ValueError:
-        return REDACTED
-    if ":" in host:  # IPv6 literal
-        host = f"[{host}]"
-    netloc = f"{host}:{port}" if port is not None else host
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
-
-
-def _redact_text(text: str) -> str:
-    text = _TOKEN_LIKE.sub(REDACTED, text)
-    return _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
-
-
-def redact_args(args: tuple[str, ...] | list[str]) -> list[str]:
-    """Drop values of ``--token x`` / ``--api-key=x`` style flags and secrets inside URLs."""
-    out: list[str] = []
-    hide_next = False
-    for arg in args:
-        if hide_next:
-            out.append(REDACTED)
-            hide_next = False
-            continue
-        flag, eq, _value = arg.partition("=")
-        if _SECRET_FLAG.match(flag):
-            if eq:
-                out.append(f"{flag}={REDACTED}")
-            else:
-                out.append(arg)
-                hide_next = True
-            continue
-        out.append(_redact_text(arg))
-    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,14 +51,35 @@ class ServerSpec:
         launch change; their values never are.
         """
         if self.transport == "stdio":
-            command = self.raw_command if self.raw_command is not None else self.command or ""
-            args = self.raw_args if self.raw_args or self.raw_command is not None else self.args
-            text = " ".join([_redact_text(command), *redact_args(args)]).strip()
+            command, args = self._written()
+            text = " ".join([redact_text(command), *redact_args(args)]).strip()
             if self.env:
                 text += "  env: " + ", ".join(sorted(self.env))
             return f"stdio: {text}"
-        url = self.raw_url if self.raw_url is not None else self.url or ""
-        text = f"{self.transport}: {redact_url(url)}"
+        text = f"{self.transport}: {redact_url(self._written_url())}"
         if self.headers:
             text += "  headers: " + ", ".join(sorted(self.headers))
         return text
+
+    def _written(self) -> tuple[str, tuple[str, ...]]:
+        command = self.raw_command if self.raw_command is not None else self.command or ""
+        args = self.raw_args if self.raw_args or self.raw_command is not None else self.args
+        return command, args
+
+    def _written_url(self) -> str:
+        return self.raw_url if self.raw_url is not None else self.url or ""
+
+    def redacted_fields(self) -> list[str]:
+        """Config fields whose written value lost something to redaction (``args[2]``, ``url``).
+
+        Names only, never values: this is what ``pin`` warns about.
+        """
+        if self.transport != "stdio":
+            url = self._written_url()
+            return ["url"] if redact_url(url) != url else []
+        command, args = self._written()
+        fields = ["command"] if redact_text(command) != command else []
+        redacted = redact_args(args)
+        return fields + [
+            f"args[{i}]" for i, (a, r) in enumerate(zip(args, redacted, strict=True)) if a != r
+        ]

@@ -9,11 +9,13 @@ round-trip check then proves that every string reads back exactly.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
 import tempfile
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ import tomli_w
 
 from mcplock_tui.core import lockfile as lf
 from mcplock_tui.core.canonical import is_hidden
-from mcplock_tui.errors import LockfileError
+from mcplock_tui.errors import LockfileError, MCPLockError
 
 HEADER = (
     "# MCP server definitions reviewed and pinned by mcplock-tui.\n"
@@ -74,20 +76,82 @@ def dumps(lock: lf.Lockfile) -> str:
     raise LockfileError("internal error: the lockfile would not read back as written")
 
 
-def loads(text: str, source: str = "lockfile") -> lf.Lockfile:
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """``tomllib.loads`` with every way it can fail on hostile text turned into one message."""
     try:
-        doc = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise LockfileError(f"{source}: not valid TOML: {exc}") from None
-    return lf.decode(doc, source)
+    except RecursionError:
+        raise LockfileError(
+            f"{source}: not valid TOML: arrays or tables nested too deeply"
+        ) from None
+    except ValueError as exc:  # int() refuses a number of more than 4300 digits
+        raise LockfileError(
+            f"{source}: not valid TOML: a number has too many digits ({exc})"
+        ) from None
+
+
+def loads(text: str, source: str = "lockfile") -> lf.Lockfile:
+    return lf.decode(parse_toml(text, source), source)
+
+
+class SymlinkError(MCPLockError):
+    """A file the tool writes or trusts is a symbolic link: refused, never followed."""
+
+
+def open_nofollow(path: Path, flags: int, mode: int = 0o644) -> int:
+    """``os.open`` that refuses a symbolic link as the last component (``O_NOFOLLOW``).
+
+    A link planted in a checkout (``mcplock.decisions.jsonl -> ~/.bashrc``) would otherwise
+    make a decision write outside the repository, or read trust from somewhere else.
+    """
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    try:
+        return os.open(path, flags | nofollow, mode)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or (not nofollow and path.is_symlink()):
+            raise SymlinkError(
+                f"{path} is a symbolic link; refusing to follow it (replace it with the real "
+                "file from version control)"
+            ) from None
+        raise
+
+
+def read_bytes_nofollow(path: Path) -> bytes:
+    """The whole file; a missing one raises FileNotFoundError, a link SymlinkError."""
+    fd = open_nofollow(path, os.O_RDONLY)
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read()
+
+
+@contextlib.contextmanager
+def exclusive_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive advisory lock on ``path`` (created empty if missing)."""
+    fd = open_nofollow(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            import fcntl
+        except ImportError:  # not on POSIX: a single writer is assumed
+            yield
+            return
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
 
 
 def read_lockfile(path: Path) -> lf.Lockfile:
     """Read and verify; a missing file raises FileNotFoundError, anything else LockfileError."""
     try:
-        raw = path.read_bytes()
+        raw = read_bytes_nofollow(path)
     except FileNotFoundError:
         raise
+    except SymlinkError as exc:
+        raise LockfileError(str(exc)) from None
     except OSError as exc:
         raise LockfileError(f"{path}: cannot read: {exc.strerror}") from None
     try:
@@ -106,8 +170,27 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Temp file in the same folder, fsync, ``os.replace``: readers see old or new, never half."""
+def private_dir(folder: Path) -> None:
+    """Create ``folder`` and any missing parents as 0700; existing folders are left alone."""
+    missing: list[Path] = []
+    node = folder
+    while not node.exists() and node != node.parent:
+        missing.append(node)
+        node = node.parent
+    for path in reversed(missing):
+        try:
+            path.mkdir(mode=0o700)
+        except FileExistsError:
+            continue  # a concurrent capture made it
+        os.chmod(path, 0o700)  # mkdir's mode is filtered by the umask
+
+
+def write_text_atomic(path: Path, text: str, *, mode: int | None = None) -> None:
+    """Temp file in the same folder, fsync, ``os.replace``: readers see old or new, never half.
+
+    ``mode`` fixes the file's permissions (0600 for private files); by default an existing
+    file keeps its mode and a new one gets 0644.
+    """
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
@@ -115,8 +198,11 @@ def write_text_atomic(path: Path, text: str) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        with contextlib.suppress(OSError):  # mkstemp makes 0600; keep the old mode or 0644
-            os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        if mode is None:
+            with contextlib.suppress(OSError):  # mkstemp makes 0600; keep the old mode or 0644
+                os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        else:
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -133,9 +219,13 @@ def write_lockfile(path: Path, lock: lf.Lockfile) -> bool:
     """
     text = dumps(lock)
     try:
-        current = path.read_bytes()
+        current = read_bytes_nofollow(path)
     except FileNotFoundError:
         current = None
+    except SymlinkError as exc:
+        raise LockfileError(f"refusing to write {path}: {exc}") from None
+    except OSError as exc:
+        raise LockfileError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if current is not None:
         if current == text.encode("utf-8"):
             return False
@@ -146,14 +236,24 @@ def write_lockfile(path: Path, lock: lf.Lockfile) -> bool:
                 f"refusing to overwrite {path}: it is not a readable lockfile ({exc}); "
                 "fix or move it first"
             ) from None
-    write_text_atomic(path, text)
+    try:
+        write_text_atomic(path, text)
+    except OSError as exc:
+        where = exc.filename or path.parent
+        raise LockfileError(
+            f"{path}: cannot write the lockfile ({where}: {exc.strerror or exc}); nothing was changed"
+        ) from None
     return True
 
 
 def load_document(path: Path) -> dict[str, Any]:
     """Raw TOML document, for tools that need more than the lockfile model (e.g. policy)."""
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise LockfileError(f"{path}: not valid TOML: {exc}") from None
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise LockfileError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LockfileError(f"{path}: not UTF-8 (byte {exc.start})") from None
+    return parse_toml(text, str(path))

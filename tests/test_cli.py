@@ -145,6 +145,10 @@ def test_failed_server_keeps_its_pin_and_others_stay_byte_for_byte(
     result = run("pin")
     assert result.returncode == 2
     assert "a: " in result.stderr and "kept its previous pin" in result.stderr
+    assert "b: pinned definitions drifted; the pin was kept" in result.stdout
+    assert (tmp_path / "mcplock.lock").read_text() == before, "pin never replaces a pin"
+    accepted = run("accept", "b")
+    assert accepted.returncode == 0, accepted.stderr
     after = (tmp_path / "mcplock.lock").read_text()
     a_before = before[before.index("[servers.a.server]") : before.index("[servers.b.server]")]
     a_after = after[after.index("[servers.a.server]") : after.index("[servers.b.server]")]

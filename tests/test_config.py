@@ -473,8 +473,8 @@ def test_relative_cwd_resolves_against_project_root(
         ),
         pytest.param(
             {"command": "srv", "args": ["--api-key=${TOK}"]},
-            "stdio: srv --api-key=<redacted>",
-            id="flag-ref",
+            "stdio: srv --api-key=${TOK}",
+            id="flag-ref",  # a reference holds no secret and is the form pin recommends
         ),
         pytest.param(
             {"command": "srv", "args": ["--token", SECRET]},

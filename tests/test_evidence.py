@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from mcplock_tui import storage
+from mcplock_tui import decisions, storage
 from mcplock_tui.cli.main import main
 from mcplock_tui.core import review
 from mcplock_tui.core.diff import diff_surfaces
@@ -32,6 +32,7 @@ from mcplock_tui.evidence import (
     EvidenceError,
     EvidencePaths,
     key_id,
+    pin_decision,
     pin_decisions,
     public_pem,
     read_public_keys,
@@ -97,7 +98,8 @@ class Project:
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Project:
-    """Four records, written as the commands write them: pin, accept, reject, accept."""
+    """Four records through the decision service: a whole-server pin (as earlier versions
+    wrote pins), accept, reject, accept."""
     monkeypatch.chdir(tmp_path)
     lock_path = tmp_path / "mcplock.lock"
     locks: list[Lockfile] = []
@@ -105,13 +107,12 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Project:
     def commit(
         lock: Lockfile, decision: review.Decision, explain: dict[str, object] | None = None
     ) -> Lockfile:
-        storage.write_lockfile(lock_path, lock)
-        record_decisions(lock_path, [decision], explain=explain)
-        locks.append(lock)
-        return lock
+        written = decisions.commit(lock_path, lambda _: (lock, [decision]), explain=explain).lock
+        locks.append(written)
+        return written
 
     pinned = Lockfile({"demo": ServerPin(make_surface())})
-    lock = commit(pinned, pin_decisions(Lockfile(), pinned)[0])
+    lock = commit(pinned, pin_decision("demo", make_surface()))
     lock = commit(*decide(lock, make_surface(read="Read a UTF-8 file."), "read", "accept"))
     lock = commit(
         *decide(
@@ -207,14 +208,14 @@ def test_reviewer_falls_back_to_user(tmp_path: Path, monkeypatch: pytest.MonkeyP
     lock_path = tmp_path / "mcplock.lock"
     pinned = Lockfile({"demo": ServerPin(make_surface())})
     record_decisions(lock_path, pin_decisions(Lockfile(), pinned))
-    assert json.loads(EvidencePaths.for_lock(lock_path).log.read_bytes())["reviewer"] == "ci-bot"
+    lines = EvidencePaths.for_lock(lock_path).log.read_bytes().splitlines()
+    assert {json.loads(line)["reviewer"] for line in lines} == {"ci-bot"}
 
 
 def test_private_key_is_0600_ignored_and_public_key_is_committed_pem(project: Project) -> None:
     assert stat.S_IMODE(project.paths.key.stat().st_mode) == 0o600
-    assert (project.root / ".mcplock" / ".gitignore").read_text().splitlines()[
-        -1
-    ] == "decision-key.pem"
+    ignored = (project.root / ".mcplock" / ".gitignore").read_text().splitlines()
+    assert "decision-key.pem" in ignored and "*.lck" in ignored
     pub = project.paths.pub.read_text()
     assert pub.startswith("-----BEGIN PUBLIC KEY-----\n") and pub.count("BEGIN PUBLIC KEY") == 1
     (kid,) = read_public_keys(project.paths.pub)
@@ -278,12 +279,16 @@ TAMPERING = {
         [
             "record 2: missing: dropped from the log",
             f"record 3: {CHAIN}",
+            # without record 2, record 4 seems to start from a `read` nobody pinned
+            "lockfile: server 'demo' is pinned as {server}…, but record 1 pinned {pin}…",
         ],
     ),
     "truncate-last": (
         lambda ls: [*ls[:3], ls[3][: len(ls[3]) // 2]],
         [
             "record 4: truncated: the last line has no line end (the log was cut short)",
+            "lockfile: names record 4 as the log's newest, but the log ends at record 3: "
+            "record 4 dropped",
             # with record 4 unreadable, record 2 is the last accept of `read`: the lockfile
             # holds the definition record 4 accepted, so it disagrees
             "lockfile: tool 'read' on 'demo' is pinned as {read}…, but record 2 accepted {r2}…",
@@ -298,7 +303,11 @@ def test_tampering_fails_verify_with_the_record_and_the_cause(
 ) -> None:
     change, template = TAMPERING[tamper]
     hashes = [str(r["new_hash"])[:19] for r in project.records()]
-    expected = [line.format(read=hashes[3], r2=hashes[1]) for line in template]
+    server = surface_hash(project.locks[-1].servers["demo"].surface)[:19]
+    expected = [
+        line.format(read=hashes[3], r2=hashes[1], server=server, pin=hashes[0])
+        for line in template
+    ]
     project.paths.log.write_bytes(b"".join(change(project.lines())))
     code, out = verify(capsys)
     assert code == 1
@@ -344,8 +353,10 @@ def test_lockfile_disagreeing_with_last_accept_fails(
     code, out = verify(capsys)
     assert code == 1
     assert out[:-1] == [
+        "record 4: newer than the lockfile, which names record 3 as the log's newest (a "
+        "lockfile write failed after recording, or the lockfile was rolled back)",
         f"lockfile: tool 'read' on 'demo' is pinned as {pinned[:19]}…, "
-        f"but record 4 accepted {accepted[:19]}…"
+        f"but record 4 accepted {accepted[:19]}…",
     ]
 
 
@@ -353,16 +364,19 @@ def test_repin_supersedes_earlier_accepts(
     project: Project, capsys: pytest.CaptureFixture[str]
 ) -> None:
     fresh = Lockfile({"demo": ServerPin(make_surface(read="Brand new."))})
-    storage.write_lockfile(project.lock_path, fresh)
-    record_decisions(project.lock_path, pin_decisions(project.locks[-1], fresh))
+    repin = pin_decisions(project.locks[-1], fresh)
+    assert [d.change_id for d in repin] == [
+        "demo", "demo/tool/read", "demo/tool/write", "demo/server/server"
+    ]
+    decisions.commit(project.lock_path, lambda current: (fresh, repin))
     assert verify(capsys)[0] == 0
     storage.write_lockfile(project.lock_path, project.locks[-1])
     code, out = verify(capsys)
     assert code == 1
-    assert out[0].startswith("lockfile: server 'demo' is pinned as sha256:")
-    assert out[0].endswith(
-        "but record 5 pinned " + surface_hash(fresh.servers["demo"].surface)[:19] + "…"
-    )
+    new_read = review.live_hash(fresh.servers["demo"].surface, Kind.TOOL, "read")
+    assert out[0].startswith("records 5-8: newer than the lockfile")
+    assert out[1].startswith("lockfile: tool 'read' on 'demo' is pinned as sha256:")
+    assert out[1].endswith(f"but record 6 pinned {new_read[:19]}…")
 
 
 def test_damaged_log_is_never_extended(project: Project) -> None:
@@ -382,8 +396,9 @@ def test_second_checkout_adds_its_own_key(
 ) -> None:
     project.paths.key.unlink()  # a fresh clone: the committed public key, no private key
     lock = Lockfile({"demo": ServerPin(make_surface(read="v5"))})
-    storage.write_lockfile(project.lock_path, lock)
-    record_decisions(project.lock_path, pin_decisions(project.locks[-1], lock))
+    decisions.commit(
+        project.lock_path, lambda current: (lock, pin_decisions(project.locks[-1], lock))
+    )
     keys = read_public_keys(project.paths.pub)
     assert len(keys) == 2
     assert verify(capsys)[0] == 0
@@ -437,8 +452,9 @@ def test_concurrent_writers_keep_one_chain(
     code, out = run_cli(capsys, "log", "verify", "--lock", str(project.lock_path))
     # The pins above went to the log only, so the lockfile check rightly objects; the chain holds.
     assert code == 1
-    assert [r["seq"] for r in project.records()] == list(range(1, 25))
-    assert all(line.startswith("lockfile: server 'demo'") for line in out[:-1])
+    per_pin = len(pin_decisions(Lockfile(), Lockfile({"demo": ServerPin(make_surface())})))
+    assert [r["seq"] for r in project.records()] == list(range(1, 5 + 4 * 5 * per_pin))
+    assert not any("chain broken" in line or "missing" in line for line in out)
 
 
 # --- show and export ----------------------------------------------------------------------
@@ -475,6 +491,9 @@ def test_exported_bundle_verifies_offline_in_a_fresh_folder(
     copy.write_bytes(bundle.read_bytes())
     monkeypatch.chdir(fresh)
     code, out = verify(capsys, "--bundle", "audit.json")
+    assert code == 1, "no committed keys here: the bundle's own key proves nothing"
+    assert out[0].startswith(f"bundle: signed by an unknown key {kid}")
+    code, out = verify(capsys, "--bundle", "audit.json", "--trust", kid)
     assert (code, out) == (
         0,
         [f"bundle OK: 2 records, chain intact, signatures verified (keys: {kid}); records 2..3"],
@@ -484,7 +503,7 @@ def test_exported_bundle_verifies_offline_in_a_fresh_folder(
     doc = json.loads(copy.read_text())
     doc["records"][1]["note"] = "approved"
     copy.write_text(json.dumps(doc))
-    code, out = verify(capsys, "--bundle", "audit.json")
+    code, out = verify(capsys, "--bundle", "audit.json", "--trust", kid)
     assert code == 1
     assert out[:-1] == [
         "bundle: the signature over the range does not verify: the bundle was changed after export",

@@ -502,6 +502,7 @@ def test_cache_hit_makes_no_request(fake: FakeAnthropic, monkeypatch: pytest.Mon
     key = cache_key(DEFAULT_MODEL, PROMPT_VERSION, build_payload(change))
     entry = Path.home() / ".cache" / "mcplock-tui" / "explain" / f"{key}.json"
     doc = json.loads(entry.read_text())
+    assert len(doc.pop("mac")) == 64  # HMAC-SHA256 under this machine's key
     assert doc == {
         "key": key,
         "verdict": "malicious",

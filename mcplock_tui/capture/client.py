@@ -37,7 +37,12 @@ from mcplock_tui.capture.failure import (
     server_text,
     target,
 )
-from mcplock_tui.capture.logs import install_sdk_log_routing, log_path_for, routed_to
+from mcplock_tui.capture.logs import (
+    install_sdk_log_routing,
+    log_path_for,
+    open_private_log,
+    routed_to,
+)
 from mcplock_tui.capture.prompts import capture_messages
 from mcplock_tui.capture.tap import RawTap, tapped
 from mcplock_tui.core.model import CaptureResult
@@ -252,8 +257,7 @@ def _has_content(path: Path | None) -> bool:
 
 
 def _open_log(log_dir: Path, log_path: Path) -> TextIO:
-    log_dir.mkdir(parents=True, exist_ok=True)
-    return log_path.open("w", encoding="utf-8", errors="replace")
+    return open_private_log(log_dir, log_path)
 
 
 async def capture_one(

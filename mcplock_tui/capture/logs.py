@@ -6,18 +6,26 @@ the SDK's own warnings about that server (unparseable stdout lines, with their t
 are routed to the same file through a context variable, so concurrent captures each log to
 their own file. Records logged outside a capture are dropped by our handler; they are
 still propagated, so an application that configures logging sees them as usual.
+
+Servers print tokens to stderr, so log files are created 0600 and every folder created on the
+way 0700 (a folder that already exists, such as one passed as ``--log-dir``, keeps its mode);
+any line shown back to a person goes through :func:`redact_log_line` first.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 from typing import TextIO
+
+from mcplock_tui.redaction import redact_text
+from mcplock_tui.storage import private_dir
 
 SDK_LOGGERS = ("mcp", "client")
 """Loggers the MCP SDK writes to; ``client`` is what its session module calls its logger."""
@@ -40,6 +48,23 @@ def log_path_for(log_dir: Path, server_name: str) -> Path:
     if path.parent != log_dir:  # unreachable by construction; kept as the invariant's guard
         raise ValueError(f"log file for {server_name!r} would leave {log_dir}")
     return path
+
+
+def open_private_log(log_dir: Path, path: Path) -> TextIO:
+    """``path`` truncated for writing, mode 0600 even if it existed; never through a symlink."""
+    private_dir(log_dir)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+    except OSError:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "w", encoding="utf-8", errors="replace")
+
+
+def redact_log_line(line: str) -> str:
+    """A log line fit to show: header values, ``NAME=secret``, URL credentials, tokens hidden."""
+    return redact_text(line)
 
 
 class _CaptureLogHandler(logging.Handler):

@@ -1,5 +1,9 @@
 """Headless ``--check``: config -> capture -> diff and grade -> report -> exit code.
 
+Config, lockfile and policy may come from a pull request, so ``--check`` starts only servers
+whose launch is exactly the pinned (reviewed) one; any other configured server is reported
+as ``unpinned`` or ``launch-changed`` with both launches, without running its command.
+
 This path imports neither textual nor anthropic (``--explain`` loads the latter on demand);
 a test inspects ``sys.modules`` to keep it that way.
 """
@@ -15,7 +19,7 @@ from mcplock_tui.capture import capture_sync
 from mcplock_tui.capture.probe import probe_report
 from mcplock_tui.cli.options import read_lock_or_explain, workspace
 from mcplock_tui.cli.render import make_console, render_report
-from mcplock_tui.core.analysis import Report, analyze
+from mcplock_tui.core.analysis import Report, analyze, unreviewed_launch
 from mcplock_tui.core.model import Severity
 from mcplock_tui.core.report import to_json, to_sarif
 from mcplock_tui.storage import write_text_atomic
@@ -24,7 +28,9 @@ from mcplock_tui.storage import write_text_atomic
 def build_report(args: argparse.Namespace, cwd: Path | None = None) -> tuple[Report, Path]:
     ws = workspace(args, cwd)
     lock = read_lock_or_explain(ws.lock_path)
-    captures = capture_sync(ws.specs, timeout=ws.timeout, log_dir=ws.log_dir)
+    held = [r for s in ws.specs if (r := unreviewed_launch(s.name, s.launch(), lock))]
+    runnable = [s for s in ws.specs if s.name not in {r.name for r in held}]
+    captures = capture_sync(runnable, timeout=ws.timeout, log_dir=ws.log_dir)
     unconfigured = [] if args.server else sorted(set(lock.servers) - set(ws.all_names))
     fail_on = Severity.parse(args.fail_on) if args.fail_on else None
     report = analyze(
@@ -34,9 +40,11 @@ def build_report(args: argparse.Namespace, cwd: Path | None = None) -> tuple[Rep
         unconfigured=unconfigured,
         policy=ws.policy,
         fail_on=fail_on,
+        include_known=True,
+        not_started=held,
     )
     if getattr(args, "probe", False):
-        report = probe_report(report, ws.specs, captures, timeout=ws.timeout, log_dir=ws.log_dir)
+        report = probe_report(report, runnable, captures, timeout=ws.timeout, log_dir=ws.log_dir)
     if getattr(args, "explain", False):
         from mcplock_tui.explain.run import explain_report  # anthropic only when asked
 

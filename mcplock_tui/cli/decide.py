@@ -2,8 +2,9 @@
 
 The command shows every change it is about to decide, then captures the servers a second
 time and refuses the whole command, writing nothing, when any of those definitions moved in
-between: a decision is bound to the text that was on screen. The lockfile is then written
-atomically and each decision appended to the signed decision log.
+between: a decision is bound to the text that was on screen. The write itself goes through
+:mod:`mcplock_tui.decisions` (lock, re-read, record first, then the lockfile), so two
+accepts at once both land, and one whose pin another decision changed meanwhile is refused.
 
 Selectors name pinned servers, so they are resolved against the lockfile. A server name is
 matched as the longest pinned name that is a prefix (server and item names may contain
@@ -25,15 +26,15 @@ from rich.text import Text
 
 from mcplock_tui.capture import capture_sync
 from mcplock_tui.cli.options import lock_path, read_lock_or_explain, workspace
+from mcplock_tui.cli.pin import announce_launches
 from mcplock_tui.cli.render import make_console, render_change, safe
-from mcplock_tui.core import review
 from mcplock_tui.core.analysis import Status, analyze
 from mcplock_tui.core.diff import Change
 from mcplock_tui.core.groups import name_matches
 from mcplock_tui.core.model import CaptureResult, Kind, Surface
+from mcplock_tui.decisions import decide
 from mcplock_tui.errors import CaptureError, ConfigError, DecisionError
-from mcplock_tui.evidence import EvidencePaths, record_decisions, signing_key
-from mcplock_tui.storage import write_lockfile
+from mcplock_tui.evidence import EvidencePaths
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -131,6 +132,7 @@ def run(args: argparse.Namespace, action: str) -> int:
     ws = workspace(args, cwd)
     out, err = make_console(sys.stdout), make_console(sys.stderr)
 
+    announce_launches(make_console(sys.stderr), ws, lock)
     captures = capture_sync(ws.specs, timeout=ws.timeout, log_dir=ws.log_dir)
     report = analyze(lock, captures, configured=[s.name for s in ws.specs], policy=ws.policy)
     for s in report.servers:
@@ -150,24 +152,21 @@ def run(args: argparse.Namespace, action: str) -> int:
         out.print(Text(f"dry run: {len(chosen)} change(s); nothing written", style="bold"))
         return EXIT_OK
 
-    signing_key(path)  # before anything is written, so a decision never goes unrecorded
     again = _live(capture_sync(
         [s for s in ws.specs if s.name in {c.server for c in chosen}],
         timeout=ws.timeout, log_dir=ws.log_dir,
     ))
     try:
-        for change in chosen:
-            review.ensure_unmoved(change, again[change.server])
+        outcome = decide(
+            path, chosen, "accept" if action == "accept" else "reject", live=again, note=note,
+            explain={c.id: c.explain for c in chosen if c.explain},
+        )
     except DecisionError as exc:
         err.print(Text.assemble(("refused: ", "bold red"), safe(str(exc))))
         return EXIT_REFUSED
-    new_lock = review.apply(lock, chosen, action, note)
-    new_lock = review.clear_stale_rejections(new_lock, again)
-    write_lockfile(path, new_lock)
-    decisions = [review.decision_for(c, action, note) for c in chosen]
-    record_decisions(path, decisions, explain={c.id: c.explain for c in chosen if c.explain})
     done = "accepted" if action == "accept" else "rejected"
     log = EvidencePaths.for_lock(path).log
-    out.print(Text(f"{done} {len(chosen)} change(s); wrote {path}; recorded in {log.name}",
-                   style="bold"))
+    head = outcome.lock.log_head
+    out.print(Text(f"{done} {len(chosen)} change(s); wrote {path}; recorded in {log.name}"
+                   + (f" (records up to #{head.seq})" if head else ""), style="bold"))
     return EXIT_OK

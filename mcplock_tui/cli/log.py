@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,9 +21,10 @@ from mcplock_tui.cli.options import lock_path
 from mcplock_tui.cli.render import make_console, safe
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.errors import ConfigError, LockfileError
-from mcplock_tui.evidence import EvidencePaths, Record
+from mcplock_tui.evidence import EvidenceError, EvidencePaths, Record, read_public_keys
 from mcplock_tui.evidence_verify import (
     Verification,
+    check_lockfile,
     export_bundle,
     read_log,
     verify_bundle,
@@ -124,15 +126,16 @@ def verify(args: argparse.Namespace, path: Path) -> int:
             doc = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
             return _report(Verification((), ("bundle: not valid JSON",), ()), "bundle", "")
-        result = verify_bundle(doc)
+        try:
+            trusted = read_public_keys(EvidencePaths.for_lock(path).pub)
+        except EvidenceError as exc:
+            return _report(Verification((), (str(exc),), ()), "bundle", "")
+        result = verify_bundle(doc, trusted, tuple(args.trust or ()))
         span = f"; records {doc.get('from')}..{doc.get('to')}" if result.ok else ""
         return _report(result, "bundle", span)
     paths = EvidencePaths.for_lock(path)
-    if not paths.log.exists() and not paths.pub.exists():
-        make_console(sys.stdout).print(Text.assemble(
-            "no decisions recorded yet (", safe(str(paths.log)), ")"
-        ))
-        return EXIT_OK
+    if not os.path.lexists(paths.log) and not os.path.lexists(paths.pub):
+        return _verify_without_log(path, paths)
     lock: Lockfile | None
     extra: tuple[str, ...] = ()
     try:
@@ -145,6 +148,26 @@ def verify(args: argparse.Namespace, path: Path) -> int:
     if extra:
         result = Verification(result.records, (*result.problems, *extra), result.keys)
     return _report(result, "decision log", "; the lockfile agrees with the last decisions")
+
+
+def _verify_without_log(path: Path, paths: EvidencePaths) -> int:
+    """No log and no keys: fine for an empty project, never for a lockfile holding pins."""
+    try:
+        lock = read_lockfile(path)
+    except FileNotFoundError:
+        lock = None
+    if lock is None or not lock.servers:
+        make_console(sys.stdout).print(Text.assemble(
+            "no decisions recorded yet (", safe(str(paths.log)), ")"
+        ))
+        return EXIT_OK
+    problems = (
+        f"{paths.log.name}: missing, but {path.name} pins {len(lock.servers)} server(s): no "
+        "pin in it was reviewed here (pin them again with `mcplock-tui pin` after moving the "
+        "lockfile away)",
+        *check_lockfile([], lock),
+    )
+    return _report(Verification((), problems, ()), "decision log", "")
 
 
 def export(args: argparse.Namespace, path: Path) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -24,20 +25,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"mcplock-tui {__version__}")
     parser.add_argument("--check", action="store_true", help="headless check for CI (no app)")
-    parser.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
-    parser.add_argument("--output", type=_path, metavar="FILE", help="write the report here instead of stdout")
-    parser.add_argument("--sarif", type=_path, metavar="FILE",
-                        help="also write a SARIF report to FILE (one capture, two reports)")
-    parser.add_argument("--fail-on", choices=SEVERITIES, default=None,
-                        help="lowest severity that fails the check (default: policy, else high)")
-    parser.add_argument("--probe", action="store_true",
-                        help="also capture each server as Claude Code, Cursor and VS Code, listing "
-                             "twice; any difference is critical (bait-and-switch)")
-    parser.add_argument("--explain", action="store_true",
-                        help="ask Claude for an advisory verdict on each change (needs ANTHROPIC_API_KEY)")
-    parser.add_argument("--model", default=None, help="Claude model for --explain / the app's explain")
+    _add_check_options(parser)
     add_common(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = sub.add_parser("check", help="the headless check, as --check (for CI)")
+    _add_check_options(check, suppress=True)
+    add_common(check, suppress=True)
 
     pin = sub.add_parser("pin", help="capture servers and write their definitions to the lockfile")
     pin.add_argument("--prune", action="store_true", help="drop pins of servers no config names any more")
@@ -58,6 +52,30 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--format", choices=FORMATS, default=argparse.SUPPRESS)
     _add_decision_parsers(sub)
     return parser
+
+
+def _add_check_options(parser: argparse.ArgumentParser, *, suppress: bool = False) -> None:
+    """The report options, on the top level and again on ``check`` (SUPPRESS there keeps
+    whatever was given before the subcommand)."""
+
+    def d(value: object) -> object:
+        return argparse.SUPPRESS if suppress else value
+
+    parser.add_argument("--format", choices=FORMATS, default=d("text"),
+                        help="report format (default: text)")
+    parser.add_argument("--output", type=_path, metavar="FILE", default=d(None),
+                        help="write the report here instead of stdout")
+    parser.add_argument("--sarif", type=_path, metavar="FILE", default=d(None),
+                        help="also write a SARIF report to FILE (one capture, two reports)")
+    parser.add_argument("--fail-on", choices=SEVERITIES, default=d(None),
+                        help="lowest severity that fails the check (default: policy, else high)")
+    parser.add_argument("--probe", action="store_true", default=d(False),
+                        help="also capture each server as Claude Code, Cursor and VS Code, listing "
+                             "twice; any difference is critical (bait-and-switch)")
+    parser.add_argument("--explain", action="store_true", default=d(False),
+                        help="ask Claude for an advisory verdict on each change (needs ANTHROPIC_API_KEY)")
+    parser.add_argument("--model", default=d(None),
+                        help="Claude model for --explain / the app's explain")
 
 
 def _add_decision_parsers(sub: Any) -> None:
@@ -84,6 +102,9 @@ def _add_decision_parsers(sub: Any) -> None:
     )
     verify.add_argument("--bundle", type=_path, metavar="FILE", default=None,
                         help="verify an exported bundle instead, offline")
+    verify.add_argument("--trust", action="append", metavar="FINGERPRINT", default=[],
+                        help="also trust this key (ed25519:…) for --bundle, besides the "
+                             "committed mcplock.decisions.pub (repeatable)")
     export = actions.add_parser("export", help="write records N..M as a self-contained bundle")
     export.add_argument("--from", dest="first", type=int, default=1, metavar="N")
     export.add_argument("--to", dest="last", type=int, default=None, metavar="M")
@@ -125,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from mcplock_tui.cli import demo
 
             return demo.run(args)
-        if args.check:
+        if args.check or args.command == "check":
             from mcplock_tui.cli import check
 
             return check.run(args)
@@ -133,11 +154,29 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_app(args)
     except MCPLockError as exc:
-        print(f"mcplock-tui: {exc}", file=sys.stderr)
-        return EXIT_CANNOT_CHECK
+        return _fail(str(exc))
     except KeyboardInterrupt:
         print("mcplock-tui: interrupted", file=sys.stderr)
         return 130
+    except OSError as exc:  # a folder that cannot be written, a disk that is full
+        where = f"{exc.filename}: " if exc.filename else ""
+        return _fail(f"{where}{exc.strerror or exc}")
+    except Exception as exc:
+        # A bug or an input limit we did not foresee: still "could not check" (2), never the
+        # "drift" (1) that a traceback's exit status would claim. MCPLOCK_DEBUG shows it.
+        if os.environ.get("MCPLOCK_DEBUG"):
+            raise
+        return _fail(
+            f"internal error: {type(exc).__name__}: {exc} (set MCPLOCK_DEBUG=1 for the traceback)"
+        )
+
+
+def _fail(message: str) -> int:
+    from mcplock_tui.core.canonical import visible
+
+    # Messages quote config, lockfile and server text: one line, no escapes, no `::`.
+    print(f"mcplock-tui: {visible(message)}".replace("\n", "\\n"), file=sys.stderr)
+    return EXIT_CANNOT_CHECK
 
 
 if __name__ == "__main__":

@@ -1,98 +1,150 @@
-"""``pin``: capture the selected servers and write their definitions to the lockfile.
+"""``pin``: capture servers that have no pin yet and write their definitions to the lockfile.
 
-Pins of servers not selected stay byte for byte; a server that fails keeps its old pin and
-the command exits 2. Findings in what is being pinned are printed as "known", so a
-poisoned server is never pinned silently.
+A pin is a reviewed decision, so ``pin`` never replaces one: for a pinned server whose live
+definitions drifted it changes nothing, lists the drift (bands and counts) and exits 1,
+pointing at ``accept`` and the review app, which show and record each change they accept.
+Findings in what is being pinned are printed as "known", so a poisoned server is never
+pinned silently. Before capture, ``pin`` says which command it is about to run for every
+server whose launch is not the pinned one: capture executes the config's commands.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from pathlib import Path
 
+from rich.console import Console
 from rich.text import Text
 
 from mcplock_tui.capture import capture_sync
-from mcplock_tui.cli.options import workspace
-from mcplock_tui.cli.render import known_finding_line, make_console, safe
-from mcplock_tui.core.analysis import foreign_for
+from mcplock_tui.cli.options import Workspace, workspace
+from mcplock_tui.cli.render import (
+    REDACTION_CHECK,
+    REDACTION_HINT,
+    _summary,
+    known_finding_line,
+    make_console,
+    safe,
+)
+from mcplock_tui.config import is_personal_config
+from mcplock_tui.core.analysis import analyze, foreign_for, pinned_launch
 from mcplock_tui.core.grade import GradeContext, scan_surface
-from mcplock_tui.core.lockfile import Lockfile, ServerPin
+from mcplock_tui.core.lockfile import Lockfile
+from mcplock_tui.core.model import CaptureResult, Surface
+from mcplock_tui.decisions import pin_new
 from mcplock_tui.errors import LockfileError
-from mcplock_tui.evidence import pin_decisions, record_decisions, signing_key
-from mcplock_tui.storage import read_lockfile, write_lockfile
+from mcplock_tui.storage import read_lockfile
+
+EXIT_OK, EXIT_DRIFT, EXIT_FAILED = 0, 1, 2
 
 
-def run(args: argparse.Namespace) -> int:
-    ws = workspace(args, Path.cwd())
+def _read(ws: Workspace) -> Lockfile:
     try:
-        lock = read_lockfile(ws.lock_path)
+        return read_lockfile(ws.lock_path)
     except FileNotFoundError:
-        lock = Lockfile()
+        return Lockfile()
     except LockfileError as exc:
         raise LockfileError(
             f"{exc}; nothing was written (fix or move the file, then pin again)"
         ) from None
-    out = make_console(sys.stdout)
-    err = make_console(sys.stderr)
+
+
+def announce_launches(err: Console, ws: Workspace, lock: Lockfile) -> None:
+    """Name the command of every server about to run with a launch nobody pinned."""
+    for spec in ws.specs:
+        pin = lock.servers.get(spec.name)
+        launch = spec.launch()
+        if pin is None or pinned_launch(pin) != launch:
+            was = "" if pin is None else f" (pinned: {pinned_launch(pin)})"
+            err.print(Text.assemble(safe(spec.name, "bold"), ": starting ", safe(launch),
+                                    safe(was, "dim")))
+
+
+def _failed(err: Console, name: str, result: CaptureResult, pinned: bool) -> None:
+    kept = "kept its previous pin" if pinned else "not pinned"
+    err.print(Text.assemble(("! ", "bold red"), safe(name, "bold"), ": ",
+                            safe(result.error or "failed"), f" ({kept})"))
+    if result.stderr_log:
+        err.print(Text.assemble("    server log: ", safe(result.stderr_log)))
+
+
+def _print_new(out: Console, ws: Workspace, lock: Lockfile, name: str, result: CaptureResult,
+               foreign: dict[str, dict[str, str]]) -> None:
+    s = result.surface
+    assert s is not None
+    out.print(Text.assemble(
+        ("✓ ", "green"), safe(name, "bold"),
+        f"  {len(s.tools)} tools, {len(s.prompts)} prompts, {len(s.resources)} resources, "
+        f"{len(s.resource_templates)} templates{', instructions' if s.instructions else ''}",
+    ))
+    for warning in result.warnings:
+        out.print(Text.assemble("    warning: ", safe(warning)))
+    spec = next((sp for sp in ws.specs if sp.name == name), None)
+    for where in spec.redacted_fields() if spec is not None else ():  # the field, never the value
+        out.print(Text.assemble("    warning: ", safe(name), f": {where} {REDACTION_HINT}"))
+    ctx = GradeContext(server=name, foreign_tools=foreign.get(name, {}), policy=ws.policy,
+                       own_tools=frozenset(s.tools))
+    kept, _ = ws.policy.filter(scan_surface(name, s, ctx))
+    for f in kept:
+        out.print(known_finding_line(f, "  (pinned as is: read it before you commit)"))
+
+
+def _report_drift(out: Console, ws: Workspace, lock: Lockfile,
+                  captures: dict[str, CaptureResult]) -> int:
+    """Pinned servers that drifted: listed, left alone; the count of drifted servers."""
+    pinned = {n: r for n, r in captures.items() if n in lock.servers and r.surface is not None}
+    report = analyze(lock, pinned, configured=list(pinned), policy=ws.policy)
+    drifted = 0
+    for server in report.servers:
+        if not server.changes:
+            out.print(Text.assemble(("✓ ", "green"), safe(server.name, "bold"),
+                                    "  pinned and unchanged"))
+            continue
+        drifted += 1
+        out.print(Text.assemble(
+            ("✗ ", "red"), safe(server.name, "bold"),
+            ": pinned definitions drifted; the pin was kept (", _summary(list(server.changes)),
+            ")",
+        ))
+        for c in sorted(server.changes, key=lambda c: (-c.severity, c.kind.value, c.name)):
+            out.print(Text.assemble("    ", (c.severity.label.upper(), "bold"), " ",
+                                    safe(c.id), f"  {c.change.value}"))
+        out.print(Text.assemble(
+            "    review it in the review app (`mcplock-tui`), or `mcplock-tui accept ",
+            safe(server.name), "` to see and accept each change",
+        ))
+    return drifted
+
+
+def run(args: argparse.Namespace) -> int:
+    ws = workspace(args, Path.cwd())
+    lock = _read(ws)
+    out, err = make_console(sys.stdout), make_console(sys.stderr)
+    for source in sorted({s.source for s in ws.specs if is_personal_config(s.source)}):
+        out.print(Text.assemble("warning: servers read from Claude Desktop's own config ",
+                                safe(source), " (no project config here); ", REDACTION_CHECK))
+    announce_launches(err, ws, lock)
     captures = capture_sync(ws.specs, timeout=ws.timeout, log_dir=ws.log_dir)
-    servers = dict(lock.servers)
-    failed = 0
     foreign = foreign_for(lock, captures)
+    failed = 0
+    fresh: dict[str, Surface] = {}
     for spec in ws.specs:
         result = captures[spec.name]
         if result.surface is None:
             failed += 1
-            kept = "kept its previous pin" if spec.name in servers else "not pinned"
-            err.print(
-                Text.assemble(
-                    ("! ", "bold red"),
-                    safe(spec.name, "bold"),
-                    ": ",
-                    safe(result.error or "failed"),
-                    f" ({kept})",
-                )
-            )
-            if result.stderr_log:
-                err.print(Text.assemble("    server log: ", safe(result.stderr_log)))
-            continue
-        surface = result.surface
-        servers[spec.name] = ServerPin(surface=surface)
-        s = surface
-        out.print(
-            Text.assemble(
-                ("✓ ", "green"),
-                safe(spec.name, "bold"),
-                f"  {len(s.tools)} tools, {len(s.prompts)} prompts, {len(s.resources)} resources, "
-                f"{len(s.resource_templates)} templates{', instructions' if s.instructions else ''}",
-            )
-        )
-        for warning in result.warnings:
-            out.print(Text.assemble("    warning: ", safe(warning)))
-        ctx = GradeContext(
-            server=spec.name,
-            foreign_tools=foreign.get(spec.name, {}),
-            policy=ws.policy,
-            own_tools=frozenset(surface.tools),
-        )
-        kept_findings, _ = ws.policy.filter(scan_surface(spec.name, surface, ctx))
-        for f in kept_findings:
-            out.print(known_finding_line(f, "  (pinned as is: read it before you commit)"))
-    if args.prune and not args.server:
-        for name in sorted(set(servers) - set(ws.all_names)):
-            del servers[name]
-            out.print(
-                Text.assemble(
-                    "- ", safe(name, "bold"), "  removed from the lockfile (no longer configured)"
-                )
-            )
-    new_lock = replace(lock, servers=servers)
-    decisions = pin_decisions(lock, new_lock)
-    if decisions:
-        signing_key(ws.lock_path)  # before writing, so that no pin goes unrecorded
-    changed = write_lockfile(ws.lock_path, new_lock)
-    record_decisions(ws.lock_path, decisions)
+            _failed(err, spec.name, result, spec.name in lock.servers)
+        elif spec.name not in lock.servers:
+            fresh[spec.name] = result.surface
+            _print_new(out, ws, lock, spec.name, result, foreign)
+    drifted = _report_drift(out, ws, lock, captures)
+    prune = sorted(set(lock.servers) - set(ws.all_names)) if args.prune and not args.server else []
+    for name in prune:
+        out.print(Text.assemble("- ", safe(name, "bold"),
+                                "  removed from the lockfile (no longer configured)"))
+    outcome = pin_new(ws.lock_path, fresh, prune=prune)
+    changed = bool(outcome.records)
     out.print(Text(f"{'wrote' if changed else 'unchanged'} {ws.lock_path}", style="dim"))
-    return 2 if failed else 0
+    if failed:
+        return EXIT_FAILED
+    return EXIT_DRIFT if drifted else EXIT_OK

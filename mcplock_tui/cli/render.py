@@ -1,14 +1,20 @@
 """Human-readable reports on a terminal, via rich, with server text treated as data.
 
-Every server-supplied string goes through :func:`visible` and into a ``Text`` object, never
+Every server-supplied string goes through :func:`one_line` and into a ``Text`` object, never
 through markup: a ``[/red]`` or ``[link=…]`` in a description prints as those characters,
-and escape sequences print as ``\\x1b``. NO_COLOR is honoured by rich itself.
+escape sequences print as ``\\x1b`` and every line break (``\\n``, CR, VT, FF, NEL,
+U+2028/2029) prints as an escape, so one server string is one line of output. Every line
+starts with text of ours (a mark, a label or indentation followed by one), never with server
+text: the GitHub Actions runner reads any line whose first non-blank characters are ``::``
+as a workflow command. Under ``GITHUB_ACTIONS`` the report adds real annotations, escaped as
+GitHub documents. NO_COLOR is honoured by rich itself.
 """
 
 from __future__ import annotations
 
 import difflib
 import json
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import IO, Any
 
@@ -28,6 +34,11 @@ SEVERITY_STYLE = {
     Severity.LOW: "dim",
 }
 _EXCERPT_CONTEXT = 30
+REDACTION_HINT = (
+    "looks like it holds a secret, so the lockfile records it redacted; "
+    "keep the value in an environment variable and write ${VAR} in the config"
+)
+REDACTION_CHECK = "read the lockfile's launch lines before you commit it"
 
 
 def make_console(file: IO[str] | None = None, width: int | None = None) -> Console:
@@ -41,9 +52,18 @@ def make_console(file: IO[str] | None = None, width: int | None = None) -> Conso
     )
 
 
+def one_line(text: str) -> str:
+    """``text`` for a terminal or a CI log: no control character, no line break of any kind.
+
+    :func:`visible` already escapes CR, VT, FF, NEL and the Unicode separators; only ``\\n``
+    (kept there for multi-line displays) is left to escape here.
+    """
+    return visible(text).replace("\n", "\\n")
+
+
 def safe(text: object, style: str = "") -> Text:
     return Text(
-        visible(text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)),
+        one_line(text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)),
         style=style,
     )
 
@@ -63,12 +83,23 @@ def excerpt_in_context(f: Finding, source: str | None) -> Text:
     )
 
 
+MAX_DIFF_LINES = 2000
+"""Longer texts are shown whole, old then new, instead of through a quadratic line match."""
+
+
 def text_diff_lines(old: str, new: str) -> Iterable[Text]:
-    a, b = old.splitlines() or [""], new.splitlines() or [""]
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    # Split on "\n" only: any other separator stays in its line and shows as an escape.
+    a, b = old.split("\n"), new.split("\n")
+    opcodes: Sequence[tuple[str, int, int, int, int]]
+    if len(a) + len(b) > MAX_DIFF_LINES:
+        yield Text("    | text too long to diff line by line; showing old, then new", style="dim")
+        opcodes = [("replace", 0, len(a), 0, len(b))]
+    else:
+        opcodes = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    for op, i1, i2, j1, j2 in opcodes:
         if op == "equal":
             for line in a[i1:i2]:
-                yield Text.assemble("      ", safe(line, "dim"))
+                yield Text.assemble("    | ", safe(line, "dim"))
             continue
         for line in a[i1:i2]:
             yield Text.assemble("    - ", safe(line, "red"))
@@ -119,7 +150,7 @@ def render_change(console: Console, c: Change) -> None:
         console.print(explain_line(c.explain))
     for fc in c.fields:
         if isinstance(fc.old, str) and isinstance(fc.new, str) and fc.old != fc.new:
-            console.print(Text.assemble("    ", safe(fc.path, "bold"), ":"))
+            console.print(Text.assemble("    field ", safe(fc.path, "bold"), ":"))
             for line in text_diff_lines(fc.old, fc.new):
                 console.print(line)
         elif fc.old is not MISSING or fc.new is not MISSING:
@@ -135,7 +166,7 @@ def render_change(console: Console, c: Change) -> None:
             )
             console.print(
                 Text.assemble(
-                    "    ",
+                    "    field ",
                     safe(fc.path, "bold"),
                     ": ",
                     safe(_clip(old), "red"),
@@ -171,6 +202,15 @@ def _summary(changes: list[Change]) -> str:
     if groups:
         text += " · " + "; ".join(visible(g.label) for g in groups)
     return text
+
+
+def _known_summary(report: Report) -> str:
+    known = report.known_findings
+    counts = {s: sum(1 for f in known if f.severity == s) for s in Severity}
+    parts = [f"{counts[s]} {s.label}" for s in sorted(Severity, reverse=True) if counts[s]]
+    gate = report.fail_on_known
+    rule = f"fail at {gate.label} or worse" if gate else "do not fail (policy fail_on_known)"
+    return f"Known: {len(known)} finding{'s' if len(known) != 1 else ''} ({', '.join(parts)}); {rule}"
 
 
 def known_finding_line(f: Finding, suffix: str = "") -> Text:
@@ -250,6 +290,10 @@ def render_server(console: Console, s: ServerReport) -> None:
                 ("! ", "bold red"), safe(s.name, "bold"), f"  {s.status}: ", safe(s.error or "")
             )
         )
+        if s.pinned_launch is not None or s.status == Status.LAUNCH_CHANGED:
+            console.print(Text.assemble("    pinned: ", safe(s.pinned_launch or "(none)")))
+        if s.launch is not None:
+            console.print(Text.assemble("    now:    ", safe(s.launch)))
         if s.stderr_log:
             console.print(Text.assemble("    server log: ", safe(s.stderr_log)))
     if s.new_hosts:
@@ -269,17 +313,20 @@ def render_server(console: Console, s: ServerReport) -> None:
 
 def render_report(console: Console, report: Report, lockfile: str) -> None:
     console.print(
-        Text(f"lockfile {visible(lockfile)} · fail on {report.fail_on.label} or worse", style="dim")
+        Text(f"lockfile {one_line(lockfile)} · fail on {report.fail_on.label} or worse", style="dim")
     )
     console.print()
     for s in report.servers:
         render_server(console, s)
     console.print()
-    failed = [s for s in report.servers if s.status in (Status.FAILED, Status.UNPINNED)]
+    unchecked = (Status.FAILED, Status.UNPINNED, Status.LAUNCH_CHANGED)
+    failed = [s for s in report.servers if s.status in unchecked]
     changes = report.changes
     line = f"Drift: {_summary(changes)}." if changes else "No drift."
     if failed:
         line += f" {len(failed)} server{'s' if len(failed) != 1 else ''} could not be checked."
+    if report.known_findings:
+        line += f" {_known_summary(report)}."
     line += f" Exit {int(report.exit_code())}."
     console.print(Text(line, style="bold"))
     if changes:
@@ -289,3 +336,48 @@ def render_report(console: Console, report: Report, lockfile: str) -> None:
                 style="dim",
             )
         )
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        console.file.flush()
+        console.file.write("".join(line + "\n" for line in github_annotations(report, lockfile)))
+
+
+def github_escape_data(text: str) -> str:
+    """A workflow command's message, escaped as GitHub documents (``%``, CR, LF)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def github_escape_property(text: str) -> str:
+    """A workflow command's property value: the data escapes plus ``:`` and ``,``."""
+    return github_escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _annotation(level: str, lockfile: str, title: str, message: str) -> str:
+    # visible() first: the escapes above only cover what GitHub parses; this covers the log.
+    return (
+        f"::{level} file={github_escape_property(visible(lockfile))},"
+        f"title={github_escape_property(visible(title))}::{github_escape_data(visible(message))}"
+    )
+
+
+def github_annotations(report: Report, lockfile: str) -> list[str]:
+    """One annotation per change (an error at or above the gate) and per unchecked server."""
+    lines: list[str] = []
+    for s in report.servers:
+        if s.status in (Status.FAILED, Status.UNPINNED):
+            lines.append(
+                _annotation(
+                    "error", lockfile, f"mcplock: {s.name} not checked", f"{s.status}: {s.error}"
+                )
+            )
+        for c in s.changes:
+            level = "error" if c.severity >= report.fail_on else "warning"
+            why = "; ".join(r.message for r in c.reasons[:3])
+            lines.append(
+                _annotation(
+                    level,
+                    lockfile,
+                    f"mcplock {c.severity.label}: {c.id}",
+                    f"{c.kind.value} {c.name} {c.change.value}" + (f": {why}" if why else ""),
+                )
+            )
+    return lines

@@ -32,6 +32,8 @@ class Status:
     FAILED = "failed"
     UNPINNED = "unpinned"
     UNCONFIGURED = "unconfigured"
+    LAUNCH_CHANGED = "launch-changed"
+    """The config launches the server differently from its pin: not started, not checked."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +50,10 @@ class ServerReport:
     stderr_log: str | None = None
     new_hosts: tuple[str, ...] = ()
     """Network hosts the live surface names that the pinned one does not (sorted)."""
+    pinned_launch: str | None = None
+    """For ``launch-changed``: the reviewed launch, as pinned."""
+    launch: str | None = None
+    """For ``launch-changed`` and ``unpinned``: the launch the config asks for now."""
 
     @property
     def worst(self) -> Severity | None:
@@ -58,14 +64,29 @@ class ServerReport:
 class Report:
     servers: tuple[ServerReport, ...]
     fail_on: Severity = Severity.HIGH
+    fail_on_known: Severity | None = None
+    """Known findings at or above this band fail too; None: they are shown, never fail."""
 
     @property
     def changes(self) -> list[Change]:
         return [c for s in self.servers for c in s.changes]
 
+    @property
+    def known_findings(self) -> list[Finding]:
+        return [f for s in self.servers for f in s.known_findings]
+
     def exit_code(self) -> ExitCode:
-        """Drift at or above the threshold wins over "could not check": it is definite."""
+        """Drift at or above the threshold wins over "could not check": it is definite.
+
+        A launch that differs from its pin is drift too: the new command was never run, so
+        nothing about the server is known except that it is not what was reviewed.
+        """
         if any(c.severity >= self.fail_on for c in self.changes):
+            return ExitCode.DRIFT
+        if any(s.status == Status.LAUNCH_CHANGED for s in self.servers):
+            return ExitCode.DRIFT
+        gate = self.fail_on_known
+        if gate is not None and any(f.severity >= gate for f in self.known_findings):
             return ExitCode.DRIFT
         if any(s.status in (Status.FAILED, Status.UNPINNED) for s in self.servers):
             return ExitCode.CANNOT_CHECK
@@ -175,6 +196,41 @@ def report_for(
     return replace(report, warnings=warnings, stderr_log=result.stderr_log, new_hosts=hosts)
 
 
+def pinned_launch(pin: ServerPin) -> str | None:
+    value = pin.surface.server.get("launch")
+    return value if isinstance(value, str) else None
+
+
+def unreviewed_launch(name: str, launch: str, lock: Lockfile) -> ServerReport | None:
+    """A report for a server whose launch must not run unattended, or None when it may run.
+
+    ``launch`` is the config's launch as written (``${VAR}`` unexpanded, secrets redacted),
+    the same text a pin records; anything else than the pinned text is unreviewed.
+    """
+    pin = lock.servers.get(name)
+    if pin is None:
+        return ServerReport(
+            name,
+            Status.UNPINNED,
+            error=f"not in the lockfile, so not started; run `mcplock-tui pin --server {name}` "
+            "locally to review and pin it",
+            error_kind="unpinned",
+            launch=launch,
+        )
+    old = pinned_launch(pin)
+    if old == launch:
+        return None
+    return ServerReport(
+        name,
+        Status.LAUNCH_CHANGED,
+        error="the config launches this server differently from its pin, so it was not "
+        f"started; review the new command, then `mcplock-tui accept {name}/server` locally",
+        error_kind="launch-changed",
+        pinned_launch=old,
+        launch=launch,
+    )
+
+
 def foreign_for(lock: Lockfile, captures: Mapping[str, CaptureResult]) -> dict[str, dict[str, str]]:
     """Tool names of the other servers, live where captured and pinned otherwise."""
     surfaces: dict[str, Surface] = {n: p.surface for n, p in lock.servers.items()}
@@ -191,8 +247,13 @@ def analyze(
     policy: Policy | None = None,
     fail_on: Severity | None = None,
     include_known: bool = False,
+    not_started: Sequence[ServerReport] = (),
 ) -> Report:
-    """Grade the checked servers; ``unconfigured`` lists pinned servers no config names."""
+    """Grade the checked servers; ``unconfigured`` lists pinned servers no config names.
+
+    ``not_started`` are reports for configured servers that were deliberately not captured
+    (see :func:`unreviewed_launch`).
+    """
     pol = policy or Policy()
     foreign = foreign_for(lock, captures)
     reports = [
@@ -207,6 +268,8 @@ def analyze(
         for name in sorted(configured)
         if name in captures
     ]
+    reports.extend(not_started)
+    reports.sort(key=lambda r: r.name)
     reports.extend(ServerReport(name, Status.UNCONFIGURED) for name in sorted(unconfigured))
     threshold = fail_on if fail_on is not None else pol.fail_on
-    return Report(servers=tuple(reports), fail_on=threshold)
+    return Report(servers=tuple(reports), fail_on=threshold, fail_on_known=pol.fail_on_known)

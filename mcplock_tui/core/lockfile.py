@@ -11,6 +11,7 @@ Layout (``version = 1``)::
                                      extra: every other key the server sent, as pretty JSON
     [servers.NAME.prompts."P"] / [servers.NAME.resources."URI"] / [servers.NAME.resource_templates."T"]
     [[servers.NAME.rejected]]        kind, name, hash, note: a reviewed-and-refused definition
+    [log]                            seq, head: the decision log's last record when it was written
     servers.NAME.hosts               every network host the pinned surface names (sorted)
 
 ``hosts`` is written for the reviewer of a lockfile diff, who sees a new host as one new
@@ -32,9 +33,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcplock_tui.core.canonical import HASH_MODEL, digest, pretty_json
+from mcplock_tui.core.errors import LockfileError
 from mcplock_tui.core.hosts import surface_hosts
 from mcplock_tui.core.model import ITEM_KINDS, JSON, PROMPT_MESSAGES_KEY, Kind, Surface
-from mcplock_tui.errors import LockfileError
+from mcplock_tui.core.surface import MAX_DEPTH
 
 LOCKFILE_VERSION = 1
 
@@ -118,8 +120,18 @@ class ServerPin:
 
 
 @dataclass(frozen=True, slots=True)
+class LogHead:
+    """The decision log's newest record as of this lockfile, so dropped records show."""
+
+    seq: int
+    head: str
+    """Hash of that record (what the next record's ``prev`` holds)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Lockfile:
     servers: Mapping[str, ServerPin] = field(default_factory=dict)
+    log_head: LogHead | None = None
 
 
 def _encode_item(kind: Kind, item: Mapping[str, JSON]) -> dict[str, Any]:
@@ -158,6 +170,12 @@ def _decode_item(kind: Kind, table: Any, where: str) -> dict[str, JSON]:
         raise LockfileError(
             f"{where}: invalid JSON text ({exc.msg} at line {exc.lineno})"
         ) from None
+    except RecursionError:
+        raise LockfileError(f"{where}: JSON text nested too deeply") from None
+    except ValueError as exc:  # a number of more than 4300 digits
+        raise LockfileError(f"{where}: invalid JSON text ({exc})") from None
+    if _too_deep(item, MAX_DEPTH):
+        raise LockfileError(f"{where}: definition nested more than {MAX_DEPTH} levels deep")
     stored = table.get("hash")
     actual = digest(item)
     if stored != actual:
@@ -166,6 +184,20 @@ def _decode_item(kind: Kind, table: Any, where: str) -> dict[str, JSON]:
             "restore the file from version control or re-pin that server"
         )
     return item
+
+
+def _too_deep(value: object, limit: int) -> bool:
+    """Iterative, so the check itself cannot hit the recursion limit."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node)
+    return False
 
 
 def _text(table: Mapping[str, Any], key: str, where: str) -> str:
@@ -199,18 +231,26 @@ def encode(lock: Lockfile) -> dict[str, Any]:
                 for r in sorted(pin.rejected, key=lambda r: (r.kind.value, r.name))
             ]
         servers[name] = table
-    return {"version": LOCKFILE_VERSION, "hash_model": HASH_MODEL, "servers": servers}
+    doc: dict[str, Any] = {"version": LOCKFILE_VERSION, "hash_model": HASH_MODEL}
+    if lock.log_head is not None:
+        doc["log"] = {"seq": lock.log_head.seq, "head": lock.log_head.head}
+    doc["servers"] = servers
+    return doc
+
+
+def _same_int(value: object, expected: int) -> bool:
+    return type(value) is int and value == expected  # `true` is not 1 here
 
 
 def decode(doc: Mapping[str, Any], source: str = "lockfile") -> Lockfile:
-    """TOML-shaped dict -> Lockfile; refuses other versions and any hash mismatch."""
+    """TOML-shaped dict -> Lockfile; refuses other versions, wrong types and any hash mismatch."""
     version = doc.get("version")
-    if version != LOCKFILE_VERSION:
+    if not _same_int(version, LOCKFILE_VERSION):
         raise LockfileError(
             f"{source}: lockfile format version {version!r} is not supported; this mcplock-tui "
             f"reads version {LOCKFILE_VERSION} (upgrade mcplock-tui, or re-pin to rewrite it)"
         )
-    if doc.get("hash_model") != HASH_MODEL:
+    if not _same_int(doc.get("hash_model"), HASH_MODEL):
         raise LockfileError(
             f"{source}: hash model {doc.get('hash_model')!r} differs from this mcplock-tui's "
             f"{HASH_MODEL}; re-pin to rewrite the lockfile"
@@ -241,7 +281,10 @@ def decode(doc: Mapping[str, Any], source: str = "lockfile") -> Lockfile:
         hosts = table.get("hosts", [])
         if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
             raise LockfileError(f"{where}.hosts: expected a list of host names")
-        rejected = tuple(_decode_rejection(r, where) for r in table.get("rejected", []))
+        raw_rejected = table.get("rejected", [])
+        if not isinstance(raw_rejected, list):
+            raise LockfileError(f"{where}.rejected: expected an array of tables")
+        rejected = tuple(_decode_rejection(r, where) for r in raw_rejected)
         surface = Surface(
             server=server,
             instructions=instructions,
@@ -251,7 +294,16 @@ def decode(doc: Mapping[str, Any], source: str = "lockfile") -> Lockfile:
             resource_templates=lists[Kind.RESOURCE_TEMPLATE],
         )
         servers[name] = ServerPin(surface=surface, rejected=rejected)
-    return Lockfile(servers=servers)
+    return Lockfile(servers=servers, log_head=_decode_log_head(doc.get("log"), source))
+
+
+def _decode_log_head(raw: Any, source: str) -> LogHead | None:
+    if raw is None:
+        return None
+    seq, head = (raw.get("seq"), raw.get("head")) if isinstance(raw, dict) else (None, None)
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1 or not isinstance(head, str):
+        raise LockfileError(f"{source}: [log] must hold seq (a positive integer) and head (text)")
+    return LogHead(seq=seq, head=head)
 
 
 def _decode_rejection(raw: Any, where: str) -> Rejection:

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
+from mcplock_tui.core.errors import ConfigError
 from mcplock_tui.core.model import Finding, Reason, Severity
-from mcplock_tui.errors import ConfigError
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +38,9 @@ class Policy:
     overrides: Mapping[str, Severity] = field(default_factory=dict)
     """Severity by reason category, rule code or rule family (most specific wins)."""
     suppressions: tuple[Suppression, ...] = ()
+    fail_on_known: Severity | None = None
+    """Known findings (in pinned, unchanged text) at or above this band fail the check;
+    None (the default): they are reported and counted, never failing."""
 
     def severity(self, reason: Reason, family: str = "") -> Severity:
         for key in (reason.category, family):
@@ -70,13 +73,18 @@ def _severity(value: Any, where: str) -> Severity:
 
 def parse_policy(table: Mapping[str, Any], source: str) -> Policy:
     """Validate a ``[policy]`` table; errors name the file and key."""
-    known = {"fail_on", "severity", "suppress"}
+    known = {"fail_on", "fail_on_known", "severity", "suppress"}
     for key in table:
         if key not in known:
             raise ConfigError(
                 f"{source}: [policy] has unknown key {key!r} (known: {', '.join(sorted(known))})"
             )
     fail_on = _severity(table.get("fail_on", "high"), f"{source}: policy.fail_on")
+    fail_on_known = (
+        _severity(table["fail_on_known"], f"{source}: policy.fail_on_known")
+        if "fail_on_known" in table
+        else None
+    )
     overrides_raw = table.get("severity", {})
     if not isinstance(overrides_raw, dict):
         raise ConfigError(f"{source}: policy.severity must be a table of category = severity")
@@ -99,4 +107,9 @@ def parse_policy(table: Mapping[str, Any], source: str) -> Policy:
         if not isinstance(reason, str) or not reason.strip():
             raise ConfigError(f"{where}: 'reason' is required: say why this finding is acceptable")
         suppressions.append(Suppression(code, target, reason.strip()))
-    return Policy(fail_on=fail_on, overrides=overrides, suppressions=tuple(suppressions))
+    return Policy(
+        fail_on=fail_on,
+        overrides=overrides,
+        suppressions=tuple(suppressions),
+        fail_on_known=fail_on_known,
+    )

@@ -89,6 +89,8 @@ def server_json(s: ServerReport) -> dict[str, Any]:
         "stderr_log": s.stderr_log,
         "warnings": list(s.warnings),
         "new_hosts": list(s.new_hosts),
+        "pinned_launch": s.pinned_launch,
+        "launch": s.launch,
         "changes": [change_json(c) for c in s.changes],
         "known_findings": [finding_json(f) for f in s.known_findings],
         "suppressed": [finding_json(f) for f in s.suppressed],
@@ -102,6 +104,8 @@ def to_json(report: Report, lockfile: str) -> dict[str, Any]:
         "tool": {"name": "mcplock-tui", "version": __version__},
         "lockfile": lockfile,
         "fail_on": report.fail_on.label,
+        "fail_on_known": report.fail_on_known.label if report.fail_on_known else None,
+        "known_findings": len(report.known_findings),
         "exit_code": int(report.exit_code()),
         "summary": {s.label: counts[s] for s in sorted(Severity, reverse=True)},
         "servers": [server_json(s) for s in report.servers],
@@ -232,10 +236,43 @@ def to_sarif(report: Report, lockfile: str, lockfile_text: str) -> dict[str, Any
                     },
                 }
             )
+        results.extend(_known_results(server, lockfile, lines, rules))
     invocations = [
         {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
     ]
     return _sarif_document(rules, results, invocations)
+
+
+def _known_results(
+    server: ServerReport,
+    lockfile: str,
+    lines: Mapping[tuple[str, ...], int],
+    rules: dict[str, dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """Findings in pinned, unchanged text: level ``note`` whatever their band (reviewed)."""
+    out: list[dict[str, Any]] = []
+    for f in server.known_findings:
+        rules.setdefault(f.code, _rule_meta(f.code, f.severity, f.message))
+        table = {k.value: v for k, v in _TABLE.items()}.get(f.kind)
+        line = (lines.get(("servers", server.name, table, f.item)) if table else None) or lines.get(
+            ("servers", server.name, "server"), 1
+        )
+        out.append(
+            {
+                "ruleId": f.code,
+                "level": "note",
+                "message": {
+                    "text": f"{server.name}: known {f.kind} {f.item!r}: {f.message} "
+                    f"({f.severity.label}, pinned as is)"
+                },
+                "locations": [_location(lockfile, line)],
+                "partialFingerprints": {
+                    "mcplockKnown/v1": f"{server.name}/{f.kind}/{f.item}/{f.code}/{f.path}"
+                },
+                "properties": {"severity": f.severity.label, "status": "known"},
+            }
+        )
+    return out
 
 
 def _location(uri: str, line: int) -> dict[str, Any]:

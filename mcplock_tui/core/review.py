@@ -12,9 +12,9 @@ from dataclasses import dataclass, replace
 
 from mcplock_tui.core.canonical import digest
 from mcplock_tui.core.diff import Change
+from mcplock_tui.core.errors import DecisionError
 from mcplock_tui.core.lockfile import Lockfile, Rejection, ServerPin
 from mcplock_tui.core.model import JSON, ChangeType, Kind, Surface
-from mcplock_tui.errors import DecisionError
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,9 +70,10 @@ def prepare_demo(folder: Path) -> Path:
     """
     from mcplock_tui.capture import capture_sync
     from mcplock_tui.config import load_servers
-    from mcplock_tui.core.lockfile import Lockfile, ServerPin
+    from mcplock_tui.core.model import Surface
+    from mcplock_tui.decisions import pin_new
     from mcplock_tui.errors import CaptureError
-    from mcplock_tui.storage import write_lockfile, write_text_atomic
+    from mcplock_tui.storage import write_text_atomic
 
     project = Path(folder).resolve() / PROJECT_DIR
     live_dir = project / "servers"
@@ -87,12 +88,15 @@ def prepare_demo(folder: Path) -> Path:
 
     specs = load_servers(project, [config])
     captures = capture_sync(specs, timeout=CAPTURE_TIMEOUT, log_dir=project / "logs" / "pin")
-    pins: dict[str, ServerPin] = {}
+    pins: dict[str, Surface] = {}
     for name, result in captures.items():
         if result.surface is None:
             raise CaptureError(f"demo server {name!r} could not be pinned: {result.error}")
-        pins[name] = ServerPin(surface=result.surface)
-    write_lockfile(project / "mcplock.lock", Lockfile(servers=pins))
+        pins[name] = result.surface
+    lock_path = project / "mcplock.lock"
+    for old in (lock_path, *(lock_path.with_name(f"mcplock.decisions.{x}") for x in ("jsonl", "pub"))):
+        old.unlink(missing_ok=True)  # an earlier demo here: start its review afresh
+    pin_new(lock_path, pins)  # signed like `mcplock-tui pin`, so the demo's log verifies
 
     for name in SERVERS:  # the rug pull: same launch line, new definitions
         write_text_atomic(live_dir / f"{name}.json", bundled_defs("drifted", name))

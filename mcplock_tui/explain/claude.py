@@ -250,7 +250,16 @@ class AnthropicExplainer:
 
 
 def explain_change(
-    change: Change, *, model: str | None = None, client: Any | None = None
+    change: Change,
+    *,
+    model: str | None = None,
+    client: Any | None = None,
+    server_names: Iterable[str] = (),
 ) -> Verdict:
-    """Claude's verdict on one change; raises ExplainError (missing key, API error, bad answer)."""
-    return AnthropicExplainer(model=model, client=client).explain(change)
+    """Claude's verdict on one change; raises ExplainError (missing key, API error, bad answer).
+
+    ``server_names``: every configured server, as ``--check --explain`` passes them, so the
+    payload (:func:`~mcplock_tui.explain.payload.build_payload`) is the same from either shell.
+    """
+    explainer = AnthropicExplainer(model=model, client=client, server_names=server_names)
+    return explainer.explain(change)

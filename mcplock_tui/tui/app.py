@@ -1,14 +1,16 @@
 """ReviewApp: captures in workers, decisions written to the lockfile, glue over the session.
 
 Captures run in an async worker and report each server as it finishes, so the app is
-usable before the slowest server answers. An accept re-captures that one server first and
+usable before the slowest server answers. Grading a capture (diff, detectors, schema rules)
+runs in a thread worker on a snapshot of the session, never on the event loop, so keys and
+navigation answer while a big capture is graded; the result is applied on the loop. An accept re-captures that one server first and
 refuses, writing nothing, when the definition moved since it was shown. Every failure ends
 up as a line in the app (status line and notification, never markup), not a traceback.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -18,6 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
 from mcplock_tui.capture import capture_all
+from mcplock_tui.core.analysis import ServerReport, foreign_for, report_for
 from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.diff import Change
 from mcplock_tui.core.lint import lint_tools
@@ -35,10 +38,11 @@ from mcplock_tui.tui.messages import (
 from mcplock_tui.tui.screens.modals import AcceptAllScreen, HelpScreen, RejectNoteScreen
 from mcplock_tui.tui.screens.review import ReviewScreen
 from mcplock_tui.tui.session import PENDING, ReviewSession, describe
-from mcplock_tui.tui.widgets.safe_text import safe
+from mcplock_tui.tui.widgets.safe_text import one_line
 
 _WORKER_LABEL = {
     "capture": "capture",
+    "grade": "grading",
     "decide": "re-check before accept",
     "lint": "lint",
     "explain": "explain",
@@ -77,6 +81,10 @@ class ReviewApp(App[int]):
         self._capture = capture
         self.review = ReviewScreen(session)
         self._linting: set[str] = set()
+        self._toast: str | None = None
+        self._grading = 0
+        """Captures being graded in threads; the cross-server regrade waits for them."""
+        self._regrade_due = False
 
     def get_default_screen(self) -> ReviewScreen:
         return self.review
@@ -95,9 +103,19 @@ class ReviewApp(App[int]):
     def say(self, text: str, *, error: bool = False) -> None:
         """One line in the status bar and, for errors, a notification; never markup."""
         style = "bold $text-error" if error else "$text-success"
-        self.review.set_status(safe(text, style))
+        self.review.set_status(one_line(text, style))
         if error:
-            self.notify(visible(text), severity="error", markup=False, timeout=8)
+            # One toast at a time: stacked toasts overlap each other and the status line.
+            # Errors said within one tick coalesce into the last of them.
+            if self._toast is None:
+                self.call_later(self._show_toast)
+            self._toast = visible(text)
+
+    def _show_toast(self) -> None:
+        text, self._toast = self._toast, None
+        if text is not None:
+            self.clear_notifications()
+            self.notify(text, severity="error", markup=False, timeout=8)
 
     @on(Worker.StateChanged)
     def _worker_changed(self, event: Worker.StateChanged) -> None:
@@ -125,12 +143,68 @@ class ReviewApp(App[int]):
 
     @on(ServerCaptured)
     def _server_captured(self, message: ServerCaptured) -> None:
-        self.session.add_capture(message.result)
-        self.review.refresh_rows()
+        result = message.result
+        captures = {**self.session.captures(), result.name: result}  # snapshot, on the loop
+        self._grading += 1
+        self.grade_capture(result, captures)
+
+    @work(thread=True, group="grade", exit_on_error=False)
+    def grade_capture(self, result: CaptureResult, captures: Mapping[str, CaptureResult]) -> None:
+        s = self.session
+        try:
+            foreign = foreign_for(s.base, captures).get(result.name, {})
+            report = report_for(result.name, result, s.base, foreign=foreign, policy=s.policy)
+        except Exception:
+            self.call_from_thread(self._graded, result, None)
+            raise  # the worker error handler tells the reviewer
+        self.call_from_thread(self._graded, result, (report, foreign))
+
+    def _graded(
+        self, result: CaptureResult, graded: tuple[ServerReport, Mapping[str, str]] | None
+    ) -> None:
+        self._grading -= 1
+        if graded is not None:
+            self.session.add_capture(result, graded)
+            self.review.refresh_rows()
+        if self._grading == 0 and self._regrade_due:
+            self._regrade_due = False
+            self._regrade()
 
     @on(CaptureFinished)
     def _capture_finished(self) -> None:
-        if self.session.regrade():
+        if self._grading:
+            self._regrade_due = True
+        else:
+            self._regrade()
+
+    def _regrade(self) -> None:
+        """Grade again, off the loop, the servers whose neighbours' tools moved meanwhile."""
+        captures = self.session.captures()
+        known = {n: self.session.servers[n].foreign for n in captures}
+        self.regrade_servers(captures, known)
+
+    @work(thread=True, group="grade", exit_on_error=False)
+    def regrade_servers(
+        self,
+        captures: Mapping[str, CaptureResult],
+        known: Mapping[str, Mapping[str, str] | None],
+    ) -> None:
+        s = self.session
+        foreign = foreign_for(s.base, captures)
+        again = [
+            (report_for(n, r, s.base, foreign=foreign.get(n, {}), policy=s.policy), n)
+            for n, r in captures.items()
+            if known[n] is None or dict(known[n] or {}) != foreign.get(n, {})
+        ]
+        self.call_from_thread(self._regraded, again, foreign)
+
+    def _regraded(
+        self, again: list[tuple[ServerReport, str]], foreign: Mapping[str, Mapping[str, str]]
+    ) -> None:
+        for report, name in again:
+            self.session.set_report(report)
+            self.session.servers[name].foreign = foreign.get(name, {})
+        if again:
             self.review.refresh_rows()
         else:
             self.review.refresh_summary()
@@ -327,7 +401,9 @@ class ReviewApp(App[int]):
             answer = "the explain module is not available in this installation"
         else:
             try:
-                answer = explain_change(change, model=self.model)
+                answer = explain_change(
+                    change, model=self.model, server_names=list(self.session.servers)
+                )
             except ExplainError as exc:
                 answer = str(exc)
             except Exception as exc:  # an edge: whatever the SDK raises becomes a line in the tab

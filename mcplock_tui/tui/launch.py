@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mcplock_tui.cli.options import workspace
+from mcplock_tui.workspace import Options, open_workspace
 
 if TYPE_CHECKING:
     from mcplock_tui.tui.app import ReviewApp
@@ -21,7 +21,7 @@ def build_app(args: argparse.Namespace, cwd: Path | None = None) -> ReviewApp:
     from mcplock_tui.tui.app import ReviewApp
     from mcplock_tui.tui.session import ReviewSession
 
-    ws = workspace(args, cwd)
+    ws = open_workspace(Options.from_attrs(args), cwd)
     session = ReviewSession.open(ws.lock_path, ws.specs, ws.policy)
     model = getattr(args, "model", None)
     return ReviewApp(session, log_dir=ws.log_dir, timeout=ws.timeout, model=model)

@@ -13,10 +13,12 @@ the moment the definition moves.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mcplock_tui import decisions as service
 from mcplock_tui.core import review
 from mcplock_tui.core.analysis import ServerReport, Status, foreign_for, report_for
 from mcplock_tui.core.diff import Change
@@ -24,11 +26,10 @@ from mcplock_tui.core.groups import Group, change_order, group_changes
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.model import CaptureResult, Finding, Severity, Surface
 from mcplock_tui.core.policy import Policy
-from mcplock_tui.core.review import Decision, decision_for
+from mcplock_tui.core.review import Decision
 from mcplock_tui.errors import DecisionError, LockfileError
-from mcplock_tui.evidence import record_decisions, signing_key
 from mcplock_tui.spec import ServerSpec
-from mcplock_tui.storage import read_lockfile, write_lockfile
+from mcplock_tui.storage import read_lockfile
 
 CONNECTING = "connecting"
 NOT_CHECKED = "not checked"
@@ -69,11 +70,14 @@ class Filter:
     min_severity: Severity = Severity.LOW
     text: str = ""
 
-    def matches(self, change: Change) -> bool:
+    def matches(self, change: Change, haystack: str | None = None) -> bool:
+        """``haystack``: the change's searchable text (see :func:`search_text`), id if absent."""
         if change.severity < self.min_severity:
             return False
         needle = self.text.strip().casefold()
-        return not needle or needle in change.id.casefold()
+        if not needle:
+            return True
+        return needle in (haystack if haystack is not None else change.id.casefold())
 
     @property
     def active(self) -> bool:
@@ -105,6 +109,20 @@ def group_key(group: Group) -> str:
 def server_key(name: str) -> str:
     """Option id of a server row; a NUL never occurs in a change id's server part."""
     return "server\0" + name
+
+
+def search_text(change: Change) -> str:
+    """What ``/`` searches: the id, both definitions as JSON, findings and reasons, casefolded.
+
+    Built once per change (definitions can be large) and searched as one string.
+    """
+    parts = [change.id, change.old_name or ""]
+    for definition in (change.old, change.new):
+        if definition is not None:
+            parts.append(json.dumps(definition, ensure_ascii=False, sort_keys=True))
+    parts.extend(f"{f.code} {f.message} {f.excerpt}" for f in change.findings)
+    parts.extend(r.message for r in change.reasons)
+    return "\n".join(parts).casefold()
 
 
 sort_key = change_order
@@ -142,6 +160,7 @@ class ReviewSession:
         start = CONNECTING if self.lock_readable else NOT_CHECKED
         self.servers = {name: ServerState(name, start) for name in self.specs}
         self._changes: dict[str, Change] = {}
+        self._haystacks: dict[str, str] = {}
 
     @classmethod
     def open(cls, lock_path: Path, specs: Sequence[ServerSpec], policy: Policy) -> ReviewSession:
@@ -166,13 +185,22 @@ class ReviewSession:
     def captures(self) -> dict[str, CaptureResult]:
         return {n: s.capture for n, s in self.servers.items() if s.capture is not None}
 
-    def add_capture(self, result: CaptureResult) -> ServerReport:
-        """Grade a fresh capture against the base lockfile and make it that server's report."""
+    def add_capture(
+        self, result: CaptureResult, graded: tuple[ServerReport, Mapping[str, str]] | None = None
+    ) -> ServerReport:
+        """Grade a fresh capture against the base lockfile and make it that server's report.
+
+        ``graded``: the (report, foreign names) already computed off the event loop.
+        """
         state = self.servers.setdefault(result.name, ServerState(result.name))
         state.capture = result
         self.lint.pop(result.name, None)
-        foreign = foreign_for(self.base, self.captures()).get(result.name, {})
-        report = report_for(result.name, result, self.base, foreign=foreign, policy=self.policy)
+        foreign: Mapping[str, str]
+        if graded is None:
+            foreign = foreign_for(self.base, self.captures()).get(result.name, {})
+            report = report_for(result.name, result, self.base, foreign=foreign, policy=self.policy)
+        else:
+            report, foreign = graded
         self.set_report(report)
         state.foreign = foreign
         return report
@@ -205,6 +233,13 @@ class ReviewSession:
         state.status = report.status
         for change in report.changes:
             self._changes[change.id] = change
+            self._haystacks.pop(change.id, None)
+
+    def haystack(self, change: Change) -> str:
+        text = self._haystacks.get(change.id)
+        if text is None:
+            text = self._haystacks[change.id] = search_text(change)
+        return text
 
     def fail_pending(self, message: str) -> None:
         """Servers still connecting when the capture itself broke."""
@@ -245,9 +280,12 @@ class ReviewSession:
         out: list[NavRow] = []
         needle = flt.text.strip().casefold()
         for state in sorted(self.servers.values(), key=rank):
-            changes = [c for c in self.server_changes(state.name) if flt.matches(c)]
+            changes = [
+                c for c in self.server_changes(state.name) if flt.matches(c, self.haystack(c))
+            ]
             if (
                 flt.active
+                and state.status != Status.FAILED  # a server that could not be checked stays
                 and not changes
                 and not (
                     needle and needle in state.name.casefold() and flt.min_severity == Severity.LOW
@@ -308,22 +346,27 @@ class ReviewSession:
             else:
                 fresh.append(change)
         if fresh:
-            new = self.lock
-            for change in fresh:
-                new = review.accept(new, change)
-            new = review.clear_stale_rejections(new, {fresh[0].server: live})
-            label = _label("accepted", fresh)
-            self._commit(new, {c.id: (ACCEPTED, c.new_hash) for c in fresh}, label, fresh)
+            self._commit(
+                "accept",
+                fresh,
+                {fresh[0].server: live},
+                {c.id: (ACCEPTED, c.new_hash) for c in fresh},
+                _label("accepted", fresh),
+            )
         return fresh, moved
 
     def reject(self, change: Change, note: str = "") -> None:
         self._check_writable()
-        new = review.reject(self.lock, change, note)
+        live = self.servers[change.server].capture if change.server in self.servers else None
+        surface = live.surface if live is not None else None
+        if surface is None:
+            raise DecisionError(f"{change.server!r} has no capture to decide on")
         self._commit(
-            new,
+            "reject",
+            [change],
+            {change.server: surface},
             {change.id: (REJECTED, change.new_hash)},
             _label("rejected", [change]),
-            [change],
             note,
         )
 
@@ -332,61 +375,47 @@ class ReviewSession:
         if not self.undo_stack:
             return None
         step = self.undo_stack[-1]
-        self._write(step.lock)
-        self.undo_stack.pop()
-        self.lock = step.lock
-        self.decisions = step.decisions
-        record_decisions(
-            self.lock_path,
-            [
-                Decision(
-                    "undo",
-                    c.id,
-                    c.kind,
-                    c.name,
-                    c.new_hash,
-                    _pinned_hash(step.lock, c),
-                    note=f"undo: {step.label}",
-                )
-                for c in step.changes
-            ],
-        )
-        return step.label
-
-    def _write(self, new: Lockfile) -> None:
-        """Write ``new`` unless someone else rewrote the lockfile since this review read it."""
-        try:
-            on_disk = self.lock_path.read_bytes()
-        except FileNotFoundError:
-            on_disk = None
-        if on_disk is not None and self._written is not None and on_disk != self._written:
-            raise DecisionError(
-                f"{self.lock_path.name} was changed by another program while this review was "
-                "open; nothing was written. Quit and reopen the review to see its new state"
+        self._check_writable()
+        undone = [
+            Decision(
+                "undo",
+                c.id,
+                c.kind,
+                c.name,
+                c.new_hash,
+                _pinned_hash(step.lock, c),
+                note=f"undo: {step.label}",
             )
-        signing_key(self.lock_path)  # before the lockfile moves, so no decision goes unrecorded
-        write_lockfile(self.lock_path, new)
-        self._written = self.lock_path.read_bytes()
+            for c in step.changes
+        ]
+        outcome = service.restore(self.lock_path, step.lock, undone, seen=self._written)
+        self._written = outcome.written
+        self.undo_stack.pop()
+        self.lock = outcome.lock
+        self.decisions = step.decisions
+        return step.label
 
     def _commit(
         self,
-        new: Lockfile,
+        action: service.Action,
+        changes: Sequence[Change],
+        live: Mapping[str, Surface],
         decided: Mapping[str, tuple[str, str]],
         label: str,
-        changes: Sequence[Change],
         note: str = "",
     ) -> None:
-        self._write(new)  # raises before any state moves
-        self.undo_stack.append(UndoStep(self.lock, dict(self.decisions), label, tuple(changes)))
-        self.lock = new
-        self.decisions.update(decided)
-        action = "reject" if any(state == REJECTED for state, _ in decided.values()) else "accept"
+        """Through the decision service: lock, re-read, record, then write; raises first."""
         verdicts = {
             c.id: v for c in changes if (v := self.explained.get((c.id, c.new_hash))) is not None
         }
-        record_decisions(
-            self.lock_path, [decision_for(c, action, note) for c in changes], explain=verdicts
+        outcome = service.decide(
+            self.lock_path, changes, action, live=live, note=note, seen=self._written,
+            explain=verdicts,
         )
+        self._written = outcome.written
+        self.undo_stack.append(UndoStep(self.lock, dict(self.decisions), label, tuple(changes)))
+        self.lock = outcome.lock
+        self.decisions.update(decided)
 
 
 def _pinned_hash(lock: Lockfile, change: Change) -> str:

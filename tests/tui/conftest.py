@@ -19,10 +19,9 @@ import pytest
 from textual.pilot import Pilot
 
 from mcplock_tui.capture import capture_sync
-from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.policy import Policy
+from mcplock_tui.decisions import pin_new
 from mcplock_tui.spec import ServerSpec
-from mcplock_tui.storage import write_lockfile
 from mcplock_tui.tui.app import ReviewApp
 from mcplock_tui.tui.session import ReviewSession
 from tests.servers.harness import default_defs, stdio_spec, write_defs
@@ -115,9 +114,9 @@ def make_project(folder: Path, *, extra_tools: list[dict[str, Any]] | None = Non
     pins = {}
     for name, result in captures.items():
         assert result.surface is not None, result.error
-        pins[name] = ServerPin(surface=result.surface)
+        pins[name] = result.surface
     lock_path = folder / "mcplock.lock"
-    write_lockfile(lock_path, Lockfile(servers=pins))
+    pin_new(lock_path, pins)  # as `mcplock-tui pin` does: signed records, then the lockfile
 
     files = json.loads(defs["files"].read_text(encoding="utf-8"))
     files["tools"] = drifted_files_tools()

@@ -81,9 +81,9 @@ def test_rows_put_the_worst_change_first_and_filters_narrow_them(tmp_path: Path)
     assert session.pending_count() == 2
 
 
-def test_accept_writes_the_shown_definition_and_undo_restores_the_bytes(tmp_path: Path) -> None:
+def test_accept_writes_the_shown_definition_and_undo_restores_the_pins(tmp_path: Path) -> None:
     session = make_session(tmp_path)
-    original = session.lock_path.read_bytes()
+    original = read_lockfile(session.lock_path)
     change = session.change("s/tool/write")
     assert change is not None
     accepted, moved = session.accept([change], surface(LIVE))
@@ -91,7 +91,9 @@ def test_accept_writes_the_shown_definition_and_undo_restores_the_bytes(tmp_path
     assert read_lockfile(session.lock_path).servers["s"].surface.tools["write"] == LIVE["write"]
     assert session.state(change) == ACCEPTED
     assert session.undo() == "accepted tool 'write' on 's'"
-    assert session.lock_path.read_bytes() == original
+    restored = read_lockfile(session.lock_path)
+    assert restored.servers == original.servers
+    assert restored.log_head is not None and restored.log_head.seq == 2  # accept, then undo
     assert session.state(change) == PENDING
     assert session.undo() is None
 

@@ -101,3 +101,30 @@ def test_annotation_flip_at_80x24(snap_compare: SnapCompare, demo: Path) -> None
 def test_light_theme_at_80x24(snap_compare: SnapCompare, demo: Path) -> None:
     run = showing("slack/tool/search_messages", theme="textual-light")
     assert snap_compare(demo_app(demo), terminal_size=(80, 24), run_before=run)
+
+
+# 80×24 is the smallest terminal the app promises: the main states and every modal.
+
+
+def test_overview_at_80x24(snap_compare: SnapCompare, demo: Path) -> None:
+    assert snap_compare(demo_app(demo), terminal_size=(80, 24), run_before=showing())
+
+
+def test_help_at_80x24(snap_compare: SnapCompare, demo: Path) -> None:
+    run = showing(keys=("question_mark",))
+    assert snap_compare(demo_app(demo), terminal_size=(80, 24), run_before=run)
+
+
+def test_reject_note_at_80x24(snap_compare: SnapCompare, demo: Path) -> None:
+    run = showing("slack/tool/search_messages", keys=("r",))
+    assert snap_compare(demo_app(demo), terminal_size=(80, 24), run_before=run)
+
+
+def test_accept_all_at_80x24(snap_compare: SnapCompare, demo: Path) -> None:
+    run = showing(server_key("github"), keys=("A", "4"))
+    assert snap_compare(demo_app(demo), terminal_size=(80, 24), run_before=run)
+
+
+def test_failed_server_at_80x24(snap_compare: SnapCompare, demo: Path) -> None:
+    run = showing(server_key("jira"))
+    assert snap_compare(demo_app(demo), terminal_size=(80, 24), run_before=run)

@@ -21,7 +21,7 @@ from mcplock_tui.tui.widgets.safe_text import MUTED, badge, one_line
 KEYS: tuple[tuple[str, str], ...] = (
     ("↑ ↓ pgup pgdn", "move through servers and changes"),
     ("n", "next pending change"),
-    ("/", "filter by text; enter returns to the list"),
+    ("/", "filter by name, definition or finding text; enter returns"),
     ("1 2 3 4", "all / medium+ / high+ / critical only"),
     ("escape", "clear the filters"),
     ("[ ]", "previous / next tab"),
@@ -130,8 +130,8 @@ class AcceptAllScreen(ModalScreen[list[Change] | None]):
                 classes="hint",
             )
             with Horizontal(id="accept-buttons"):
-                yield Button("Accept", id="accept-yes", variant="warning")
-                yield Button("Cancel", id="accept-no")
+                yield Button("Accept", id="accept-yes", variant="warning", compact=True)
+                yield Button("Cancel", id="accept-no", compact=True)
 
     def on_mount(self) -> None:
         self._refresh()

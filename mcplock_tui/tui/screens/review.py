@@ -35,7 +35,7 @@ SPIN_INTERVAL = 0.1
 class ReviewScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_filter", "Filter", show=False),
-        Binding("n", "next_pending", "Next pending"),
+        Binding("n", "next_pending", "Next"),
         Binding("1", "band(1)", "All bands", show=False),
         Binding("2", "band(2)", "Medium and up", show=False),
         Binding("3", "band(3)", "High and up", show=False),

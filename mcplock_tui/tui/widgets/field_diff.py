@@ -7,6 +7,11 @@ arguments, capabilities) are compared as key-sorted indented JSON, line by line,
 unchanged stretches folded. Tool annotations are a small table in which a hint the server
 left out shows its spec default, marked as such. Added and removed items are one-sided.
 
+difflib's matching is quadratic in the worst case, so both levels are capped: a changed line
+pair of more than :data:`MAX_WORD_TOKENS` tokens is shown as whole lines, and texts of more
+than :data:`MAX_LINES` lines side by side without matching; either way the block starts with
+the visible :data:`LONG_TEXT_NOTE`, so a reviewer knows the highlight is coarser there.
+
 The blocks are drawn by :class:`~.split_view.SplitView`. Every string goes through
 :mod:`.safe_text`, so hidden characters appear as highlighted tokens. Failure
 direction: the word tokenizer treats any non-word, non-space character as its own token,
@@ -17,7 +22,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from textual.content import Content
@@ -42,6 +47,12 @@ REMOVED_WORD = "bold reverse $text-error"
 ADDED_WORD = "bold reverse $text-success"
 CONTEXT = 3
 """Unchanged JSON lines kept around each change; longer stretches are folded."""
+
+MAX_WORD_TOKENS = 2000
+"""Tokens of one changed line pair (both sides) above which words are not matched."""
+MAX_LINES = 4000
+"""Lines of a field (both sides) above which lines are paired in order, not matched."""
+LONG_TEXT_NOTE = "text too long to diff word by word; showing lines"
 
 _TOKEN = re.compile(r"\s+|\w+|[^\w\s]")
 # JSON escapes control characters as \uXXXX; any such escape is worth a look. A literal
@@ -75,8 +86,13 @@ def _cell(text: str, style: str = "", *, json_mode: bool = False) -> Content:
     return content
 
 
-def _word_pair(a: str, b: str, json_mode: bool) -> tuple[Content, Content]:
+def _word_pair(a: str, b: str, json_mode: bool) -> tuple[Content, Content] | None:
+    """Word-level highlights of a changed line pair; ``None`` when the pair is too long."""
+    if len(a) + len(b) > MAX_WORD_TOKENS * 16:  # cheaper than tokenising a megabyte first
+        return None
     ta, tb = _TOKEN.findall(a), _TOKEN.findall(b)
+    if len(ta) + len(tb) > MAX_WORD_TOKENS:
+        return None
     left: list[Content] = []
     right: list[Content] = []
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, ta, tb, autojunk=False).get_opcodes():
@@ -97,8 +113,16 @@ def line_rows(old: str | None, new: str | None, *, json_mode: bool = False) -> l
     a = old.split("\n") if old is not None else []
     b = new.split("\n") if new is not None else []
     rows: list[Row] = []
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+    capped = len(a) + len(b) > MAX_LINES
+    hidden = (max(0, len(a) - MAX_LINES), max(0, len(b) - MAX_LINES))
+    if capped:  # drawing 100,000 rows would freeze the app as surely as matching them
+        a, b = a[:MAX_LINES], b[:MAX_LINES]
+    opcodes: Sequence[tuple[str, int, int, int, int]] = (
+        [("replace", 0, len(a), 0, len(b))]
+        if capped
+        else difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    )
+    for op, i1, i2, j1, j2 in opcodes:
         if op == "equal":
             rows.extend(
                 Row(_cell(x, json_mode=json_mode), _cell(y, json_mode=json_mode))
@@ -109,10 +133,11 @@ def line_rows(old: str | None, new: str | None, *, json_mode: bool = False) -> l
         for k in range(max(len(olds), len(news))):
             x = olds[k] if k < len(olds) else None
             y = news[k] if k < len(news) else None
-            if x is not None and y is not None:
-                left, right = _word_pair(x, y, json_mode)
-                rows.append(Row(left, right, changed=True))
+            pair = None if x is None or y is None or capped else _word_pair(x, y, json_mode)
+            if pair is not None:
+                rows.append(Row(pair[0], pair[1], changed=True))
             else:
+                capped = capped or (x is not None and y is not None)
                 rows.append(
                     Row(
                         None if x is None else _cell(x, json_mode=json_mode),
@@ -127,6 +152,14 @@ def line_rows(old: str | None, new: str | None, *, json_mode: bool = False) -> l
             changed=True,
         )
         rows.insert(0, absent)
+    if any(hidden):
+        more = f"⋯ {hidden[0]} more old and {hidden[1]} more new lines; the Raw tab has all"
+        rows.append(
+            Row(Content.styled(more, "italic $text-warning"), None, changed=True, note=True)
+        )
+    if capped:
+        note = Content.styled(LONG_TEXT_NOTE, "italic $text-warning")
+        rows.insert(0, Row(note, None, changed=True, note=True))  # changed: never folded
     return _fold(rows) if json_mode else rows
 
 

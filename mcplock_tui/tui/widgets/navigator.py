@@ -51,6 +51,8 @@ STATE_MARK = {
     CHECKING: ("…", MUTED),
 }
 NAME_LIMIT = 60
+SINGLETON_KINDS = frozenset({Kind.INSTRUCTIONS, Kind.SERVER})
+"""Kinds a server has one of: the row names the kind alone."""
 
 
 def change_prompt(change: Change, state: str) -> Content:
@@ -63,9 +65,9 @@ def change_prompt(change: Change, state: str) -> Content:
         " ",
         (TYPE_MARK[change.change], "bold"),
         (KIND_LABEL[change.kind], MUTED),
-        " ",
-        one_line(change.name, limit=NAME_LIMIT),
     ]
+    if change.kind not in SINGLETON_KINDS:  # "instructions instructions" says nothing twice
+        parts += [" ", one_line(change.name, limit=NAME_LIMIT)]
     if state in (ACCEPTED, REJECTED):
         parts.append((f"  {state}", mark_style))
     return Content.assemble(*parts)

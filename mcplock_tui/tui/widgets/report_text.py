@@ -13,6 +13,7 @@ from pathlib import Path
 
 from textual.content import Content
 
+from mcplock_tui.capture.logs import redact_log_line
 from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.diff import Change
 from mcplock_tui.core.model import JSON, Finding, Severity, text_at
@@ -230,7 +231,8 @@ def raw_text(change: Change) -> Content:
     return lines([heading(title), body])
 
 
-def _log_tail(path: str) -> list[Content]:
+def log_tail(path: str) -> list[Content]:
+    """The last lines of a server's log, secret-looking values redacted, one line each."""
     try:
         with open(path, "rb") as handle:
             handle.seek(0, 2)
@@ -240,7 +242,10 @@ def _log_tail(path: str) -> list[Content]:
     except OSError:
         return []
     tail = [line for line in data.splitlines() if line.strip()][-LOG_TAIL_LINES:]
-    return [Content.assemble(("  │ ", MUTED), one_line(line, limit=200)) for line in tail]
+    return [
+        Content.assemble(("  │ ", MUTED), one_line(redact_log_line(line), limit=200))
+        for line in tail
+    ]
 
 
 def server_text(state: ServerState) -> Content:
@@ -276,7 +281,7 @@ def server_text(state: ServerState) -> Content:
         out.append(
             Content.assemble(("Server log: ", MUTED), safe(home_relative(report.stderr_log)))
         )
-        tail = _log_tail(report.stderr_log) if report.status == "failed" else []
+        tail = log_tail(report.stderr_log) if report.status == "failed" else []
         if tail:
             out.append(Content.styled("Last lines of the log:", MUTED))
             out.extend(tail)

@@ -1,0 +1,105 @@
+"""The app's decisions go through the same guarded path as the CLI's, tried as an attacker.
+
+A decision taken in the app must never land without its record: a damaged log tail or a
+log planted as a symbolic link refuses it with the lockfile untouched, and a key that git
+tracks signs nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from mcplock_tui.evidence import EvidencePaths
+from mcplock_tui.storage import read_lockfile
+from tests.tui.conftest import Project, settle
+from tests.tui.test_app import SIZE
+
+
+def status(app: object) -> str:
+    """The whole status line, not just what fits on screen (these messages are long)."""
+    from textual.widgets import Static
+
+    from mcplock_tui.tui.app import ReviewApp
+
+    assert isinstance(app, ReviewApp)
+    return str(app.review.query_one("#status", Static).render())
+
+
+def _damage_log_tail(project: Project) -> None:
+    log = EvidencePaths.for_lock(project.lock_path).log
+    with log.open("ab") as handle:
+        handle.write(b'{"seq": 99, "cut sho')  # a record cut short
+
+
+async def test_app_accept_with_a_damaged_log_tail_writes_nothing(project: Project) -> None:
+    _damage_log_tail(project)
+    before = project.lock_path.read_bytes()
+    app = project.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.jump_to("files/tool/write_file")
+        await pilot.press("a")
+        await settle(pilot)
+        assert project.lock_path.read_bytes() == before
+        assert "damaged at its last record" in status(app)
+
+
+async def test_app_accept_through_a_symlinked_log_is_refused(
+    project: Project, tmp_path: Path
+) -> None:
+    log = EvidencePaths.for_lock(project.lock_path).log
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(log.read_bytes())
+    log.unlink()
+    log.symlink_to(outside)
+    kept = outside.read_bytes()
+    before = project.lock_path.read_bytes()
+    app = project.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.jump_to("files/tool/write_file")
+        await pilot.press("a")
+        await settle(pilot)
+        assert project.lock_path.read_bytes() == before
+        assert outside.read_bytes() == kept
+        assert "symbolic link" in status(app)
+
+
+async def test_app_accept_records_first_and_names_the_log_head(project: Project) -> None:
+    app = project.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.jump_to("files/tool/write_file")
+        await pilot.press("a")
+        await settle(pilot)
+    lock = read_lockfile(project.lock_path)
+    log = EvidencePaths.for_lock(project.lock_path).log.read_text().splitlines()
+    assert json.loads(log[-1])["change"] == "files/tool/write_file"
+    assert lock.log_head is not None and lock.log_head.seq == len(log)
+
+
+def _track_in_git(folder: Path, key: Path) -> None:
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull}
+    subprocess.run(["git", "init", "-q"], cwd=folder, check=True, env=env)
+    subprocess.run(["git", "add", "-f", str(key)], cwd=folder, check=True, env=env)
+
+
+async def test_app_refuses_to_sign_with_a_key_git_tracks(project: Project) -> None:
+    app = project.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.jump_to("files/tool/move_file")
+        await pilot.press("a")  # makes the key
+        await settle(pilot)
+        key = EvidencePaths.for_lock(project.lock_path).key
+        await asyncio.to_thread(_track_in_git, project.folder, key)
+        before = project.lock_path.read_bytes()
+        app.jump_to("files/tool/write_file")
+        await pilot.press("a")
+        await settle(pilot)
+        assert project.lock_path.read_bytes() == before
+        assert "tracked by git" in status(app)

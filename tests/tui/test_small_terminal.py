@@ -1,0 +1,129 @@
+"""The app at 80×24, the smallest terminal it promises: every key, row and button reachable.
+
+Also the navigator's filters: ``/`` finds text inside definitions and findings, and a band
+filter never hides a server that could not be checked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.binding import Binding
+from textual.widgets import Button, Footer
+
+from mcplock_tui.tui.screens.modals import AcceptAllScreen
+from mcplock_tui.tui.session import server_key
+from tests.tui.conftest import Project, make_project, settle
+from tests.tui.test_app import rendered
+
+SMALL = (80, 24)
+
+
+def _inside(region_right: int, region_bottom: int) -> bool:
+    return region_right <= SMALL[0] and region_bottom <= SMALL[1]
+
+
+async def test_footer_shows_every_key_at_80x24(project: Project) -> None:
+    app = project.app()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        footer = app.review.query_one(Footer)
+        keys = list(footer.query("FooterKey"))
+        shown = {getattr(k, "key", "") for k in keys}
+        wanted = {b.key for b in app.BINDINGS if isinstance(b, Binding) and b.show} | {"n"}
+        assert wanted <= shown
+        regions = [k.region for k in keys]
+        for key, region in zip(keys, regions, strict=True):
+            assert region.width > 0, key
+            assert _inside(region.right, region.bottom), (key, region)
+        for i, a in enumerate(regions):  # the palette key docked right hides nothing
+            for b in regions[i + 1 :]:
+                assert not a.overlaps(b), (a, b)
+
+
+async def test_navigator_rows_fit_at_80x24(project: Project) -> None:
+    app = project.app()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        nav = app.review.nav
+        text = rendered(nav)
+        assert "…" not in text  # long rows wrap instead of being cut
+        for name in ("write_file", "search_files", "delete_file", "move_file"):
+            assert name in text
+        assert "exited" in text or "closed" in text  # the failed server's cause is readable
+
+
+@pytest.fixture
+def crowded(tmp_path: Path) -> Project:
+    """``notes`` gains forty new tools: more rows than an 80×24 dialog can list."""
+    extra = [
+        {"name": f"note_tool_{i}", "description": "Return the note text.", "inputSchema": {}}
+        for i in range(40)
+    ]
+    return make_project(tmp_path / "p", extra_tools=extra)
+
+
+async def test_accept_all_buttons_reachable_with_many_changes(crowded: Project) -> None:
+    app = crowded.app()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        app.jump_to(server_key("notes"))
+        await pilot.pause()
+        await pilot.press("A")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, AcceptAllScreen)
+        await pilot.press("4")
+        await pilot.pause()
+        for button in screen.query(Button):
+            region = button.region
+            assert region.height > 0, button.id
+            assert _inside(region.right, region.bottom), (button.id, region)
+
+
+async def test_band_filter_keeps_failed_servers_visible(project: Project) -> None:
+    app = project.app()
+    async with app.run_test(size=(110, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("4")
+        await pilot.pause()
+        ids = [o.id for o in app.review.nav.options]
+        assert server_key("broken") in ids
+
+
+async def test_filter_finds_text_inside_definitions(project: Project) -> None:
+    app = project.app()
+    async with app.run_test(size=(110, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"ssh", "enter")
+        await pilot.pause()
+        ids = [o.id for o in app.review.nav.options]
+        assert "files/tool/write_file" in ids  # "~/.ssh/id_rsa" is in its new description
+        assert "files/tool/search_files" not in ids
+
+
+async def test_filter_finds_finding_text(project: Project) -> None:
+    app = project.app()
+    async with app.run_test(size=(110, 36)) as pilot:
+        await settle(pilot)
+        write = app.session.change("files/tool/write_file")
+        assert write is not None and write.findings
+        word = write.findings[0].message.split()[0]
+        app.review.filter = type(app.review.filter)(text=word)
+        app.review.refresh_rows()
+        await pilot.pause()
+        ids = [o.id for o in app.review.nav.options]
+        assert "files/tool/write_file" in ids
+
+
+async def test_one_toast_at_a_time(project: Project) -> None:
+    app = project.app(capture=False)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        app.say("first problem", error=True)
+        app.say("second problem", error=True)
+        await pilot.pause()
+        await pilot.pause()
+        toasts = list(app.screen.query("Toast"))
+        assert len(toasts) == 1
+        assert "second problem" in str(toasts[0].render())
