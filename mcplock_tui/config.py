@@ -36,6 +36,7 @@ from typing import NoReturn
 from urllib.parse import urlsplit
 
 from mcplock_tui.errors import ConfigError
+from mcplock_tui.guard.entry import unwrap_entry
 from mcplock_tui.spec import ServerSpec, Transport
 
 PROJECT_FILES = (".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json", "claude_desktop_config.json")
@@ -164,6 +165,7 @@ def _collect(paths: Sequence[Path]) -> tuple[list[_Entry], dict[str, Path]]:
             where = f"{path}: server {name!r}"
             if not isinstance(body, dict):
                 raise ConfigError(f"{where}: definition must be an object, got {_jtype(body)}")
+            body = unwrap_entry(body)  # a guard entry is checked as the server it runs
             flag = body.get("disabled", False)
             if not isinstance(flag, bool):
                 raise ConfigError(f"{where}: disabled: must be true or false, got {_jtype(flag)}")

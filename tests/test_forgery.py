@@ -85,7 +85,8 @@ def test_check_report_has_no_forged_lines(drifted: Path) -> None:
 
 def test_pin_output_of_hostile_names_is_one_line_each(drifted: Path) -> None:
     result = _run(drifted, "pin")
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr  # drift is listed, the pin kept
+    assert "\\n::error::forged" in result.stdout, "the drifted name is listed, escaped"
     assert _commands(result.stdout) == [] and _commands(result.stderr) == []
 
 

@@ -51,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
                       help="create the demo project under DIR and keep it (default: a temp folder)")
     demo.add_argument("--format", choices=FORMATS, default=argparse.SUPPRESS)
     _add_decision_parsers(sub)
+    # The guard parses its own arguments: everything after `--` is the server's command line.
+    guard = sub.add_parser("guard", add_help=False, prefix_chars="\0",
+                           help="serve a server to the agent with only reviewed definitions; "
+                                "guard install / uninstall (see `guard --help`)")
+    guard.add_argument("guard_args", nargs=argparse.REMAINDER)
     return parser
 
 
@@ -142,6 +147,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from mcplock_tui.cli import log
 
             return log.run(args)
+        if args.command == "guard":
+            from mcplock_tui.guard.cli import main as guard_main
+
+            return guard_main(args.guard_args)
         if args.command == "demo":
             from mcplock_tui.cli import demo
 

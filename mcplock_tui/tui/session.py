@@ -28,6 +28,7 @@ from mcplock_tui.core.model import CaptureResult, Finding, Severity, Surface
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.core.review import Decision
 from mcplock_tui.errors import DecisionError, LockfileError
+from mcplock_tui.guard.runtime import annotate_from_disk
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.storage import read_lockfile
 
@@ -226,6 +227,7 @@ class ReviewSession:
 
     def set_report(self, report: ServerReport) -> None:
         state = self.servers.setdefault(report.name, ServerState(report.name))
+        report = annotate_from_disk(report, self.lock_path, self.base, state.capture)
         if state.report is not None:
             for old in state.report.changes:
                 self._changes.pop(old.id, None)
