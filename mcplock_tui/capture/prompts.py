@@ -27,11 +27,11 @@ from pydantic import ValidationError
 from mcplock_tui.capture.failure import server_text
 from mcplock_tui.capture.tap import RawTap
 from mcplock_tui.core.canonical import canon_json, digest
-from mcplock_tui.core.model import PROMPT_MESSAGES_KEY, PROMPT_OVERFLOW_KEY
+from mcplock_tui.core.model import PROMPT_LISTED_KEY, PROMPT_MESSAGES_KEY, PROMPT_OVERFLOW_KEY
 
 MESSAGES_KEY = PROMPT_MESSAGES_KEY
 """Where the captured messages live in a prompt item (as ``prompts/get`` sent them)."""
-LISTED_KEY = "messages (prompts/list)"
+LISTED_KEY = PROMPT_LISTED_KEY
 """A ``messages`` key the listing itself carried is kept here, so nothing it said is lost."""
 OVERFLOW_KEY = PROMPT_OVERFLOW_KEY
 """Set when the reply was cut: its size and the digest of everything the server sent."""
@@ -69,8 +69,6 @@ def bounded(messages: Any) -> tuple[Any, dict[str, Any] | None]:
 
 def attach(prompt: dict[str, Any], result: Mapping[str, Any]) -> None:
     """Store a raw ``prompts/get`` result's messages in the prompt item."""
-    if MESSAGES_KEY in prompt:
-        prompt[LISTED_KEY] = prompt.pop(MESSAGES_KEY)
     stored, overflow = bounded(result.get(MESSAGES_KEY))
     prompt[MESSAGES_KEY] = stored
     if overflow is not None:
@@ -84,7 +82,14 @@ async def capture_messages(
     limit: float,
     warnings: list[str],
 ) -> None:
-    """Fetch and attach the messages of each argument-less prompt in ``prompts`` (in place)."""
+    """Fetch and attach the messages of each argument-less prompt in ``prompts`` (in place).
+
+    A ``messages`` key the listing itself sent is moved aside first, on every prompt, so that
+    ``messages`` in a pinned prompt is always what ``prompts/get`` returned.
+    """
+    for p in prompts:
+        if isinstance(p, dict) and MESSAGES_KEY in p:
+            p[LISTED_KEY] = p.pop(MESSAGES_KEY)
     wanted = [
         p
         for p in prompts
