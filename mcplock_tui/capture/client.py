@@ -51,6 +51,7 @@ from mcplock_tui.capture.logs import (
     open_private_log,
     routed_to,
 )
+from mcplock_tui.capture.prompts import capture_messages
 from mcplock_tui.capture.tap import RawTap, tapped
 from mcplock_tui.core.model import CaptureResult
 from mcplock_tui.core.surface import SurfaceError, build_surface
@@ -231,6 +232,26 @@ def _advertised(initialize: dict[str, Any], capability: str) -> bool:
     return isinstance(caps, dict) and caps.get(capability) is not None
 
 
+async def _list_everything(
+    client: Client,
+    tap: RawTap,
+    initialize: dict[str, Any],
+    progress: _Progress,
+    warnings: list[str],
+    limit: float,
+) -> dict[str, list[Any]]:
+    """Every advertised list, then the messages of the prompts that take no arguments."""
+    lists: dict[str, list[Any]] = {}
+    for method, key, capability, _name in LISTS:
+        if _advertised(initialize, capability):
+            call = _raw_lister(client, method)
+            lists[key] = await _list_all(call, tap, method, key, progress, warnings)
+    if lists.get("prompts"):
+        progress.phase = "prompts/get"
+        await capture_messages(client.get_prompt, tap, lists["prompts"], limit, warnings)
+    return lists
+
+
 async def _capture(
     spec: ServerSpec,
     limit: float,
@@ -238,13 +259,15 @@ async def _capture(
     tap: RawTap,
     progress: _Progress,
     warnings: list[str],
+    client_info: Implementation = CLIENT_INFO,
+    second: dict[str, list[Any]] | None = None,
 ) -> None:
     client = Client(
         tapped(_transport(spec, limit, errlog, progress), tap),
         mode="legacy",  # "auto" probes server/discover and stalls 10 s on older servers
         cache=None,  # a cache could serve a listing the server no longer sends
         read_timeout_seconds=limit,
-        client_info=CLIENT_INFO,
+        client_info=client_info,
     )
     async with client:
         reply = tap.reply_since(0, "initialize")
@@ -256,10 +279,11 @@ async def _capture(
                 "the initialize reply contains U+FFFD: the server sent bytes that are not "
                 "valid UTF-8, and they were replaced"
             )
-        for method, key, capability, _name in LISTS:
-            if _advertised(reply.result, capability):
-                call = _raw_lister(client, method)
-                progress.lists[key] = await _list_all(call, tap, method, key, progress, warnings)
+        progress.lists = await _list_everything(
+            client, tap, reply.result, progress, warnings, limit
+        )
+        if second is not None:  # the probe's second listing in the same session
+            second.update(await _list_everything(client, tap, reply.result, progress, [], limit))
         progress.complete = True
         progress.phase = "shutdown"
 
@@ -280,8 +304,14 @@ async def capture_one(
     *,
     timeout: float,  # noqa: ASYNC109  a per-server deadline is the API; fail_after applies it
     log_dir: Path,
+    client_info: Implementation = CLIENT_INFO,
+    second: dict[str, list[Any]] | None = None,
 ) -> CaptureResult:
-    """Capture ``spec`` within ``timeout`` seconds. Never raises for anything the server does."""
+    """Capture ``spec`` within ``timeout`` seconds. Never raises for anything the server does.
+
+    ``client_info`` is the identity sent in ``initialize``; when ``second`` is given, every
+    list is read a second time in the same session into it (raw items, as for the first).
+    """
     install_sdk_log_routing()
     started = time.monotonic()
     progress = _Progress()
@@ -309,7 +339,7 @@ async def capture_one(
                 return failed("internal", f"could not open the log file {log_path}: {exc.strerror}")
         try:
             with routed_to(errlog), anyio.fail_after(timeout) as scope:
-                await _capture(spec, timeout, errlog, tap, progress, warnings)
+                await _capture(spec, timeout, errlog, tap, progress, warnings, client_info, second)
         except Exception as exc:
             timed_out = scope is not None and scope.cancel_called
             if not progress.complete:

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from mcplock_tui.capture import capture_sync
+from mcplock_tui.capture.probe import probe_report
 from mcplock_tui.cli.options import read_lock_or_explain, workspace
 from mcplock_tui.core.analysis import Report, analyze, unreviewed_launch
 from mcplock_tui.core.model import Severity
@@ -41,6 +42,8 @@ def build_report(args: argparse.Namespace, cwd: Path | None = None) -> tuple[Rep
         include_known=True,
         not_started=held,
     )
+    if getattr(args, "probe", False):
+        report = probe_report(report, runnable, captures, timeout=ws.timeout, log_dir=ws.log_dir)
     if getattr(args, "explain", False):
         from mcplock_tui.explain.run import explain_report  # anthropic only when asked
 

@@ -12,6 +12,7 @@ from enum import IntEnum
 
 from mcplock_tui.core.diff import Change, diff_surfaces
 from mcplock_tui.core.grade import GradeContext, grade_changes, known_hosts, scan_surface
+from mcplock_tui.core.hosts import item_hosts
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import CaptureResult, Finding, Severity, Surface
 from mcplock_tui.core.policy import Policy
@@ -47,6 +48,8 @@ class ServerReport:
     suppressed: tuple[Finding, ...] = ()
     warnings: tuple[str, ...] = ()
     stderr_log: str | None = None
+    new_hosts: tuple[str, ...] = ()
+    """Network hosts the live surface names that the pinned one does not (sorted)."""
     pinned_launch: str | None = None
     """For ``launch-changed``: the reviewed launch, as pinned."""
     launch: str | None = None
@@ -187,7 +190,10 @@ def report_for(
         own_tools=frozenset(pin.surface.tools) | frozenset(result.surface.tools),
     )
     report = analyze_server(name, pin, result.surface, ctx, include_known=include_known)
-    return replace(report, warnings=warnings, stderr_log=result.stderr_log)
+    # A host can only be new in a changed item, so the live surface need not be walked whole.
+    named = {h for c in report.changes for h in item_hosts(c.kind, c.new)}
+    hosts = tuple(sorted(named - ctx.known_hosts))
+    return replace(report, warnings=warnings, stderr_log=result.stderr_log, new_hosts=hosts)
 
 
 def pinned_launch(pin: ServerPin) -> str | None:

@@ -23,10 +23,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcplock_tui.core.canonical import canon_json, digest
+from mcplock_tui.core.groups import natural_key
 from mcplock_tui.core.lockfile import Rejection
 from mcplock_tui.core.model import (
     ITEM_KINDS,
     JSON,
+    PROMPT_MESSAGES_KEY,
     SINGLETON_KINDS,
     ChangeType,
     Finding,
@@ -135,6 +137,12 @@ def _walk(old: JSON, new: JSON, path: str) -> Iterator[FieldChange]:
             yield from _walk(old.get(key, MISSING), new.get(key, MISSING), sub)
         return
     if isinstance(old, list) and isinstance(new, list):
+        if path == PROMPT_MESSAGES_KEY:  # prompt messages: compared turn by turn, as text
+            for i in range(max(len(old), len(new))):
+                before = old[i] if i < len(old) else MISSING
+                after = new[i] if i < len(new) else MISSING
+                yield from _walk(before, after, f"{path}[{i}]")
+            return
         if path.endswith(_SET_LIKE) and all(isinstance(v, str) for v in (*old, *new)):
             if set(old) != set(new):
                 yield FieldChange(path, old, new)
@@ -323,7 +331,7 @@ def _pair_renames(
 
 
 def diff_surfaces(server: str, old: Surface, new: Surface) -> list[Change]:
-    """Ungraded changes, in a stable order (kind, then name)."""
+    """Ungraded changes, in a stable order (kind, then name in natural order)."""
     changes: list[Change] = []
     for kind in ITEM_KINDS:
         before, after = old.items(kind), new.items(kind)
@@ -379,5 +387,5 @@ def diff_surfaces(server: str, old: Surface, new: Surface) -> list[Change]:
         if a is not None and b is not None and not fields:
             continue
         changes.append(Change(server, kind, kind.value, change, a, b, fields=fields))
-    changes.sort(key=lambda c: (list(Kind).index(c.kind), c.name))
+    changes.sort(key=lambda c: (list(Kind).index(c.kind), natural_key(c.name)))
     return changes

@@ -12,6 +12,13 @@ Layout (``version = 1``)::
     [servers.NAME.prompts."P"] / [servers.NAME.resources."URI"] / [servers.NAME.resource_templates."T"]
     [[servers.NAME.rejected]]        kind, name, hash, note: a reviewed-and-refused definition
     [log]                            seq, head: the decision log's last record when it was written
+    servers.NAME.hosts               every network host the pinned surface names (sorted)
+
+``hosts`` is written for the reviewer of a lockfile diff, who sees a new host as one new
+line. It is derived from the pinned definitions on every write and never trusted on read:
+grading derives the known hosts from the hash-checked definitions, so adding a host to the
+list by hand whitelists nothing. A lockfile without it (written before it existed) reads
+the same; the field is added on the next write, without a format version change.
 
 Each item is split into readable fields and recombined on read; the recombined item must
 hash to the stored ``hash`` or the file is refused, so a hand edit cannot silently change
@@ -27,7 +34,8 @@ from typing import Any
 
 from mcplock_tui.core.canonical import HASH_MODEL, digest, member_digests, pretty_json
 from mcplock_tui.core.errors import LockfileError
-from mcplock_tui.core.model import ITEM_KINDS, JSON, Kind, Surface
+from mcplock_tui.core.hosts import surface_hosts
+from mcplock_tui.core.model import ITEM_KINDS, JSON, PROMPT_MESSAGES_KEY, Kind, Surface
 from mcplock_tui.core.surface import MAX_DEPTH
 
 LOCKFILE_VERSION = 1
@@ -60,7 +68,7 @@ _JSON_FIELDS: dict[Kind, tuple[tuple[str, str], ...]] = {
         ("outputSchema", "output_schema"),
         ("annotations", "annotations"),
     ),
-    Kind.PROMPT: (("arguments", "arguments"),),
+    Kind.PROMPT: (("arguments", "arguments"), (PROMPT_MESSAGES_KEY, "messages")),
     Kind.RESOURCE: (),
     Kind.RESOURCE_TEMPLATE: (),
     Kind.INSTRUCTIONS: (),
@@ -218,6 +226,9 @@ def encode(lock: Lockfile) -> dict[str, Any]:
             items = surface.items(kind)
             if items:
                 table[_TABLE[kind]] = {key: _encode_item(kind, items[key]) for key in sorted(items)}
+        hosts = surface_hosts(surface)
+        if hosts:
+            table["hosts"] = sorted(hosts)
         if pin.rejected:
             table["rejected"] = [
                 {"kind": r.kind.value, "name": r.name, "hash": r.hash, "note": r.note}
@@ -271,6 +282,9 @@ def decode(doc: Mapping[str, Any], source: str = "lockfile") -> Lockfile:
                 key: _decode_item(kind, value, f"{where}.{_TABLE[kind]}.{key}")
                 for key, value in raw_items.items()
             }
+        hosts = table.get("hosts", [])
+        if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
+            raise LockfileError(f"{where}.hosts: expected a list of host names")
         raw_rejected = table.get("rejected", [])
         if not isinstance(raw_rejected, list):
             raise LockfileError(f"{where}.rejected: expected an array of tables")

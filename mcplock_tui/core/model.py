@@ -55,6 +55,30 @@ SINGLETON_KINDS: tuple[Kind, ...] = (Kind.INSTRUCTIONS, Kind.SERVER)
 """Kinds that exist once per server; their item name is the kind itself."""
 
 
+PROMPT_MESSAGES_KEY = "messages"
+"""Prompt item key holding what ``prompts/get`` returned (argument-less prompts only)."""
+PROMPT_OVERFLOW_KEY = "messagesOverflow"
+"""Prompt item key set when those messages were cut to size: full size and digest."""
+PROMPT_LISTED_KEY = "messages (prompts/list)"
+"""Where a ``messages`` key that ``prompts/list`` itself sent is kept, so ours never mixes."""
+
+
+def as_listed(kind: Kind, item: Mapping[str, JSON]) -> Mapping[str, JSON]:
+    """An item as its ``*/list`` reply carried it: without what ``prompts/get`` added.
+
+    What a runtime relay sees in a listing is compared with this form of the pin.
+    """
+    if kind is not Kind.PROMPT or not (
+        PROMPT_MESSAGES_KEY in item or PROMPT_OVERFLOW_KEY in item or PROMPT_LISTED_KEY in item
+    ):
+        return item
+    drop = (PROMPT_MESSAGES_KEY, PROMPT_OVERFLOW_KEY, PROMPT_LISTED_KEY)
+    out = {k: v for k, v in item.items() if k not in drop}
+    if PROMPT_LISTED_KEY in item:
+        out[PROMPT_MESSAGES_KEY] = item[PROMPT_LISTED_KEY]
+    return out
+
+
 class ChangeType(StrEnum):
     ADDED = "added"
     REMOVED = "removed"

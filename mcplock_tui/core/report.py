@@ -13,6 +13,7 @@ from typing import Any
 from mcplock_tui import __version__
 from mcplock_tui.core.analysis import Report, ServerReport
 from mcplock_tui.core.diff import MISSING, Change
+from mcplock_tui.core.groups import Group, group_changes
 from mcplock_tui.core.model import Finding, Kind, Origin, Reason, Severity
 from mcplock_tui.core.rules import all_rules
 
@@ -87,6 +88,7 @@ def server_json(s: ServerReport) -> dict[str, Any]:
         "error_kind": s.error_kind,
         "stderr_log": s.stderr_log,
         "warnings": list(s.warnings),
+        "new_hosts": list(s.new_hosts),
         "pinned_launch": s.pinned_launch,
         "launch": s.launch,
         "changes": [change_json(c) for c in s.changes],
@@ -107,6 +109,23 @@ def to_json(report: Report, lockfile: str) -> dict[str, Any]:
         "exit_code": int(report.exit_code()),
         "summary": {s.label: counts[s] for s in sorted(Severity, reverse=True)},
         "servers": [server_json(s) for s in report.servers],
+        "groups": [group_json(g) for s in report.servers for g in group_changes(s.changes)],
+    }
+
+
+def group_json(g: Group) -> dict[str, Any]:
+    """Alike changes listed once; each member is still in its server's ``changes``."""
+    return {
+        "id": g.id,
+        "label": g.label,
+        "selector": g.selector,
+        "server": g.server,
+        "kind": g.kind.value,
+        "change": g.change,
+        "pattern": g.pattern,
+        "severity": g.severity.label,
+        "count": len(g.members),
+        "members": [c.id for c in g.members],
     }
 
 
