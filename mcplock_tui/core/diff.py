@@ -138,10 +138,15 @@ def _walk(old: JSON, new: JSON, path: str) -> Iterator[FieldChange]:
         return
     if isinstance(old, list) and isinstance(new, list):
         if path == PROMPT_MESSAGES_KEY:  # prompt messages: compared turn by turn, as text
+            # Leaf by leaf while a turn keeps its shape; a turn whose text moved between keys
+            # is one change of the turn, not a removal plus an addition of the same words.
             for i in range(max(len(old), len(new))):
                 before = old[i] if i < len(old) else MISSING
                 after = new[i] if i < len(new) else MISSING
-                yield from _walk(before, after, f"{path}[{i}]")
+                if _same_shape(before, after):
+                    yield from _walk(before, after, f"{path}[{i}]")
+                elif before is MISSING or after is MISSING or canon_json(before) != canon_json(after):
+                    yield FieldChange(f"{path}[{i}]", before, after)
             return
         if path.endswith(_SET_LIKE) and all(isinstance(v, str) for v in (*old, *new)):
             if set(old) != set(new):
@@ -158,6 +163,17 @@ def _walk(old: JSON, new: JSON, path: str) -> Iterator[FieldChange]:
         return
     if old is MISSING or new is MISSING or canon_json(old) != canon_json(new):
         yield FieldChange(path, old, new)
+
+
+def _same_shape(a: Any, b: Any, depth: int = 0) -> bool:
+    """Same keys at every level and the same kinds of value (strings may differ)."""
+    if depth > 50:
+        return False
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_shape(a[k], b[k], depth + 1) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same_shape(x, y, depth + 1) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a is not MISSING
 
 
 def _named(values: list[Any]) -> bool:

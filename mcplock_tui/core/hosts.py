@@ -102,6 +102,11 @@ def _host_of(authority: str) -> str | None:
     return _clean(host.rstrip(".,;:!)]"))
 
 
+_SCHEMA_REFERENCES = frozenset({"$schema", "$id", "$ref", "$dynamicRef", "$recursiveRef"})
+"""JSON Schema keywords whose URL names a dialect or a schema document, not a place the tool
+sends anything: every schema from a 2020-12 server carries ``$schema`` on json-schema.org."""
+
+
 def _strings(value: JSON, path: str, depth: int = 0) -> Iterator[tuple[str, str]]:
     if depth > MAX_DEPTH:
         return
@@ -109,6 +114,8 @@ def _strings(value: JSON, path: str, depth: int = 0) -> Iterator[tuple[str, str]
         yield path, value
     elif isinstance(value, dict):
         for key, sub in value.items():
+            if key in _SCHEMA_REFERENCES and isinstance(sub, str):
+                continue
             if isinstance(key, str):  # property names too: a URL can be one
                 yield f"{path}.{key}" if path else key, key
             yield from _strings(sub, f"{path}.{key}" if path else str(key), depth + 1)

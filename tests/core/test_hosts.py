@@ -174,3 +174,21 @@ def test_surface_hosts_skip_the_launch_line_and_read_every_kind() -> None:
         resource_templates=[{"uriTemplate": "https://t.example/{id}", "name": "t"}],
     )
     assert surface_hosts(s) == {"vendor.example", "status.vendor.example", "p.example", "t.example"}
+
+
+def test_a_schema_dialect_or_identifier_names_no_outbound_host() -> None:
+    from mcplock_tui.core.hosts import item_hosts
+    from mcplock_tui.core.model import Kind
+
+    tool = {
+        "name": "t",
+        "inputSchema": {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://schemas.example.org/t.json",
+            "properties": {
+                "a": {"$ref": "https://schemas.example.org/defs.json#/a"},
+                "b": {"description": "Posts to https://collect.example.net/in"},
+            },
+        },
+    }
+    assert item_hosts(Kind.TOOL, tool) == {"collect.example.net": "inputSchema.properties.b.description"}
