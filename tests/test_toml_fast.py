@@ -19,7 +19,7 @@ from mcplock_tui.core import lockfile as lf
 from tests.core.test_lockfile import make_lock
 
 _TEXT = st.text(
-    st.characters(codec="utf-8", exclude_categories=("Cs",))
+    st.characters(codec="utf-8", exclude_categories=["Cs"])
     | st.sampled_from(list("\"\\\n\r\t\x00\x1f\x7f\u200b\u202e\ufdd0 .[]=#'")),
     max_size=40,
 )

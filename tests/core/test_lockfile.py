@@ -21,7 +21,7 @@ INIT = {
     "capabilities": {"tools": {"listChanged": True}, "prompts": {}},
     "instructions": "Use the tools.\r\nCRLF kept.",
 }
-TOOLS = [
+TOOLS: list[dict[str, object]] = [
     {
         "name": "read_file",
         "description": "Read a file.\nSecond line with zero\u200bwidth and bidi \u202e and ESC \x1b[31m.",
@@ -129,13 +129,13 @@ def test_syntax_error_names_line_and_column() -> None:
         storage.loads("version = 1\nhash_model = 1\n[servers\n")
 
 
-_text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
+_text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=40)
 
 
 @settings(max_examples=150, deadline=None)
 @given(description=_text, title=_text, key=_text.filter(bool))
 def test_any_string_reads_back_exactly(description: str, title: str, key: str) -> None:
-    tools = [
+    tools: list[dict[str, object]] = [
         {
             "name": key,
             "title": title,

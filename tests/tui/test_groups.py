@@ -53,7 +53,7 @@ async def test_alike_changes_are_one_row_that_expands_and_accepts_together(
         await settle(pilot)
         tools = read_lockfile(project.lock_path).servers["notes"].surface.tools
         assert sorted(n for n in tools if n.startswith("get_item_")) == sorted(
-            t["name"] for t in ALIKE
+            str(t["name"]) for t in ALIKE
         )
         states = {app.session.state(c) for c in app.session.changes() if "get_item_" in c.id}
         assert states == {ACCEPTED}
