@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 
 from mcplock_tui.core.diff import Change, diff_surfaces
 from mcplock_tui.core.grade import GradeContext, grade_changes, known_hosts, scan_surface
@@ -26,7 +26,9 @@ class ExitCode(IntEnum):
     CANNOT_CHECK = 2
 
 
-class Status:
+class Status(StrEnum):
+    """A server's outcome in a report; the values are the JSON report's ``status`` strings."""
+
     CLEAN = "clean"
     DRIFT = "drift"
     FAILED = "failed"
@@ -39,7 +41,7 @@ class Status:
 @dataclass(frozen=True, slots=True)
 class ServerReport:
     name: str
-    status: str
+    status: Status
     error: str | None = None
     error_kind: str | None = None
     changes: tuple[Change, ...] = ()
