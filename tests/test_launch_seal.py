@@ -24,6 +24,9 @@ import pytest
 
 from mcplock_tui.cli.main import main
 from mcplock_tui.config import load_servers
+from mcplock_tui.core.analysis import Status, unreviewed_launch
+from mcplock_tui.core.lockfile import Lockfile, ServerPin
+from mcplock_tui.core.model import Surface
 from mcplock_tui.evidence import KEY_ENV
 from mcplock_tui.spec import ServerSpec
 from tests.servers.harness import RAWSERVER, raw_http_server, write_defs
@@ -298,3 +301,22 @@ def test_a_hidden_change_is_accepted_locally_then_checked(
     capsys.readouterr()
     assert project.check(capsys)[0] == 0
     assert main(["log", "verify"]) == 0
+
+
+def _lock(launch: str) -> Lockfile:
+    return Lockfile({"files": ServerPin(Surface(server={"launch": launch}, instructions=None))})
+
+
+def test_the_message_names_a_hidden_change_and_a_pin_made_before_seals() -> None:
+    spec = ServerSpec(name="files", transport="stdio", source="t", command="srv", env={"A": "1"})
+    other = ServerSpec(name="files", transport="stdio", source="t", command="srv", env={"A": "2"})
+    launch = spec.launch()
+    assert unreviewed_launch("files", launch, _lock(launch)) is None
+    hidden = unreviewed_launch("files", launch, _lock(other.launch()))
+    assert hidden is not None and hidden.status is Status.LAUNCH_CHANGED
+    assert "a hidden part of the launch changed" in (hidden.error or "")
+    old = unreviewed_launch("files", launch, _lock("stdio: srv  env: A"))  # pinned before seals
+    assert old is not None and old.status is Status.LAUNCH_CHANGED
+    assert "made before launches were sealed" in (old.error or "") and "accept files/server" in (old.error or "")
+    shown = unreviewed_launch("files", launch, _lock("stdio: other  env: A"))
+    assert shown is not None and "hidden" not in (shown.error or "")

@@ -224,18 +224,20 @@ def unreviewed_launch(name: str, launch: str, lock: Lockfile) -> ServerReport | 
     old = pinned_launch(pin)
     if old == launch:
         return None
-    what = "differently from its pin"
+    what, advice = "differently from its pin", "review the new command"
     hidden = "(a redacted argument, an env value, a header value or the working directory)"
     if old is not None and _visible(old) == _visible(launch):
         if _SEAL_MARK in old:
             what = f"differently from its pin: a hidden part of the launch changed {hidden}"
         else:  # pinned before launches were sealed: the hidden parts were never compared
-            what = f"with hidden parts {hidden} that its pin does not seal; read them in the config"
+            what = f"with hidden parts {hidden} that its pin, made before launches were sealed, "
+            what += "does not cover"
+            advice = "read them in the config"
     return ServerReport(
         name,
         Status.LAUNCH_CHANGED,
-        error=f"the config launches this server {what}, so it was not started; review "
-        f"the new command, then `mcplock-tui accept {name}/server` locally",
+        error=f"the config launches this server {what}, so it was not started; {advice}, "
+        f"then `mcplock-tui accept {name}/server` locally",
         error_kind="launch-changed",
         pinned_launch=old,
         launch=launch,
