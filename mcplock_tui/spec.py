@@ -4,7 +4,8 @@ The spec carries secrets (env values, header values, credentials inside URLs), s
 hides them, and the only text that leaves the process is :meth:`ServerSpec.launch`, built
 from the config as written (``${VAR}`` references unexpanded) with every secret-looking value
 replaced (see :mod:`mcplock_tui.redaction`); :meth:`ServerSpec.redacted_fields` says which
-fields lost something, so ``pin`` can warn.
+fields lost something, so ``pin`` can warn. What that text cannot show (a redacted value, env
+and header values, the working directory) is covered by a seal appended to it (:func:`seal`).
 """
 
 from __future__ import annotations

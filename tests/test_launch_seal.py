@@ -313,10 +313,10 @@ def test_the_message_names_a_hidden_change_and_a_pin_made_before_seals() -> None
     launch = spec.launch()
     assert unreviewed_launch("files", launch, _lock(launch)) is None
     hidden = unreviewed_launch("files", launch, _lock(other.launch()))
-    assert hidden is not None and hidden.status is Status.LAUNCH_CHANGED
+    assert hidden is not None and hidden.status == Status.LAUNCH_CHANGED
     assert "a hidden part of the launch changed" in (hidden.error or "")
     old = unreviewed_launch("files", launch, _lock("stdio: srv  env: A"))  # pinned before seals
-    assert old is not None and old.status is Status.LAUNCH_CHANGED
+    assert old is not None and old.status == Status.LAUNCH_CHANGED
     assert "made before launches were sealed" in (old.error or "") and "accept files/server" in (old.error or "")
     shown = unreviewed_launch("files", launch, _lock("stdio: other  env: A"))
     assert shown is not None and "hidden" not in (shown.error or "")
