@@ -203,6 +203,16 @@ def pinned_launch(pin: ServerPin) -> str | None:
     return value if isinstance(value, str) else None
 
 
+_SEAL_MARK = "  sealed: "
+"""What ``ServerSpec.launch`` puts before the seal of the parts its text does not show."""
+
+
+def _visible(launch: str) -> str:
+    """The launch text without its seal."""
+    head, mark, _ = launch.rpartition(_SEAL_MARK)
+    return head if mark else launch
+
+
 def unreviewed_launch(name: str, launch: str, lock: Lockfile) -> ServerReport | None:
     """A report for a server whose launch must not run unattended, or None when it may run.
 
@@ -222,11 +232,20 @@ def unreviewed_launch(name: str, launch: str, lock: Lockfile) -> ServerReport | 
     old = pinned_launch(pin)
     if old == launch:
         return None
+    what, advice = "differently from its pin", "review the new command"
+    hidden = "(a redacted argument, an env value, a header value or the working directory)"
+    if old is not None and _visible(old) == _visible(launch):
+        if _SEAL_MARK in old:
+            what = f"differently from its pin: a hidden part of the launch changed {hidden}"
+        else:  # pinned before launches were sealed: the hidden parts were never compared
+            what = f"with hidden parts {hidden} that its pin, made before launches were sealed, "
+            what += "does not cover"
+            advice = "read them in the config"
     return ServerReport(
         name,
         Status.LAUNCH_CHANGED,
-        error="the config launches this server differently from its pin, so it was not "
-        f"started; review the new command, then `mcplock-tui accept {name}/server` locally",
+        error=f"the config launches this server {what}, so it was not started; {advice}, "
+        f"then `mcplock-tui accept {name}/server` locally",
         error_kind="launch-changed",
         pinned_launch=old,
         launch=launch,
