@@ -66,8 +66,9 @@ class Project:
         code, servers = self.check(capsys)
         assert not self.marker.exists(), "--check ran the pull request's launch"
         assert code != 0
-        assert servers[name]["status"] == "launch-changed", servers[name]
-        return servers[name]
+        server: dict[str, Any] = servers[name]
+        assert server["status"] == "launch-changed", server
+        return server
 
 
 @pytest.fixture
