@@ -461,13 +461,14 @@ def field_reasons(change: Change, f: FieldChange, known_hosts: set[str]) -> Iter
     if kind is Kind.SERVER:
         yield from _server_reasons(f)
         return
+    known = frozenset(known_hosts)
     if kind is Kind.INSTRUCTIONS:
-        yield text_reason(f.path, f.old, f.new, "server instructions")
+        yield text_reason(f.path, f.old, f.new, "server instructions", known_hosts=known)
         return
     if top == "description":
         # A prompt is a request the user picks: its verbs ("write a reply") are its job.
         ignore = ("capability",) if kind is Kind.PROMPT else ()
-        yield text_reason(f.path, f.old, f.new, f"{kind.value} description", ignore)
+        yield text_reason(f.path, f.old, f.new, f"{kind.value} description", ignore, known)
     elif top == "title":
         yield title_reason(f.path, f.old, f.new, "title")
     elif top == "name":
