@@ -123,11 +123,13 @@ def _meaning_cause(old: str, new: str, known: frozenset[str] = frozenset()) -> s
         return "hidden characters"  # never cosmetic
     if _compat(new) - _compat(old):
         return "look-alike letters slipped in"  # they dodge keyword filters
-    if _locators(old) != _locators(new):
-        added = {loc for loc in _locators(new) - _locators(old) if not known_locator(loc, known)}
-        moved = sorted(added) or sorted(_locators(old) - _locators(new))
-        if added or not _locators(new) - _locators(old):
-            return f"a link, address or host name moved ({clip(moved[0], 50)})"
+    came, gone = _locators(new) - _locators(old), _locators(old) - _locators(new)
+    # A link added on a host the server already names is not a new place; one that
+    # replaces another link still moves where the text points.
+    fresh = {loc for loc in came if gone or not known_locator(loc, known)}
+    if fresh or gone:
+        moved = sorted(fresh) or sorted(gone)
+        return f"a link, address or host name moved ({clip(moved[0], 50)})"
     return None
 
 
@@ -239,12 +241,22 @@ def added_text_reason(path: str, new: str, what: str, ignore: tuple[str, ...] = 
     )
 
 
-def title_reason(path: str, old: Any, new: Any, what: str) -> Reason:
-    """Titles are display text: low, unless the new one can steer a model or reads as prose."""
+def _spelled(text: str) -> str:
+    """Letters and digits only, folded: ``Send follow-up`` and ``send_followup`` agree."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", text).casefold() if ch.isalnum())
+
+
+def title_reason(path: str, old: Any, new: Any, what: str, name: str = "") -> Reason:
+    """Titles are display text: low, unless the new one can steer a model or reads as prose.
+
+    A title that is only the item's ``name`` written out for people is cosmetic.
+    """
     if isinstance(new, str):
         before = old if isinstance(old, str) else ""
         if has_hidden(new) and new != before:
             return Reason("title-changed", Severity.HIGH, f"{what} has hidden characters", path)
+        if name and _spelled(new) and _spelled(new) == _spelled(name) and not _compat(new):
+            return Reason("title-changed", Severity.LOW, f"{what}: the name written out", path)
         found = text_signals(before, new) if classify_text(before, new) == "meaning" else []
         # A title names the action ("Delete Entities"): scope words and flips are its job.
         found = [sig for sig in found if sig.kind != "capability"]

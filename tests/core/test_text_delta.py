@@ -238,3 +238,10 @@ def test_a_link_to_a_host_the_server_already_names_is_not_new() -> None:
     assert text_reason("description", old, new, "d").severity is H
     other = old + " Column definitions: https://evil.example/reports"
     assert text_reason("description", old, other, "d", known_hosts=known).severity is H
+
+
+def test_a_link_replaced_by_one_on_a_known_host_still_moves() -> None:
+    old = "Writes a report. Columns: https://docs.vendor.exarnple/reports"
+    new = "Writes a report. Columns: https://docs.vendor.example/reports"
+    known = frozenset({"docs.vendor.example"})
+    assert text_reason("description", old, new, "d", known_hosts=known).severity is H
