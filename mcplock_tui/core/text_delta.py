@@ -752,6 +752,13 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
     if not added and not d.flips:
         return []
     text = "\n".join(d.context)
+    # A sentence made only of words the old text had (the same rule reordered, or split
+    # into bullets) adds no directive; a sentence with any new word is read whole.
+    live = "\n".join(
+        s
+        for s in d.context
+        if not {_key(w) for w in _TOKEN.findall(s) if w not in _SENTENCE_END} <= d.old_keys
+    )
     out: list[Signal] = []
     for kind, pattern in (
         ("override", _OVERRIDE),
@@ -766,13 +773,11 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
         ("harvest", _HARVEST),
         ("capability", _ACTION),
     ):
-        # A phrase counts only with a word the old text lacked: the same rule reordered or
-        # split into bullets adds no directive. Capability words also count by their stems.
-        if kind == "capability":
+        if kind == "capability":  # a scope word counts only when the old text lacked it
             fresh = {w for w in added if not _stems(w) & d.old_keys}
+            found = [h for h in _hits(pattern, text) if _touches(h, fresh)]
         else:
-            fresh = added - d.old_keys
-        found = [h for h in _hits(pattern, text) if _touches(h, fresh)]
+            found = [h for h in _hits(pattern, live) if _touches(h, added)]
         if found:
             out.append(Signal(kind, tuple(dict.fromkeys(found))))
     always = [m.group(0) for m in _ALWAYS.finditer(text) if _touches(m.group(0), added)]
