@@ -708,7 +708,24 @@ def _marked(word: str) -> bool:
     )
 
 
-def _language(added: list[str]) -> list[str]:
+_RAW_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+
+
+def _names(raw: list[str]) -> set[str]:
+    """Capitalised words inside a sentence (Zürich, Köln): names, not a language.
+
+    A sentence with every word capitalised gives no names, so Title Case hides nothing.
+    """
+    out: set[str] = set()
+    for sentence in raw:
+        words = _RAW_WORD.findall(sentence)
+        inner = [w for w in words[1:] if w[0].isupper()]
+        if len(inner) < len(words) - 1:
+            out.update(_fold(w) for w in inner)
+    return out
+
+
+def _language(added: list[str], names: frozenset[str] = frozenset()) -> list[str]:
     """Added words in another script, or Latin-script words of a language English is not.
 
     Latin-script languages are told by their function words or, for Turkish, Polish,
@@ -726,8 +743,8 @@ def _language(added: list[str]) -> list[str]:
         foreign = [w for w in letters if w in _FOREIGN]
         if len(foreign) >= 2 and len(foreign) > english:
             return foreign
-    marked = [w for w in letters if _marked(w)]
-    if len(letters) >= 4 and len(marked) >= 2 and len(marked) >= _MARKED_SHARE * len(letters):
+    marked = [w for w in letters if _marked(w) and w not in names]
+    if len(marked) >= 2 and len(marked) >= _MARKED_SHARE * len(letters):
         return marked
     return []
 
@@ -801,7 +818,7 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
         out.append(Signal("entity", tuple(encoded)))
     if d.flips:
         out.append(Signal("flip", tuple(d.flips)))
-    foreign = _language(d.added)
+    foreign = _language(d.added, frozenset(_names(d.raw)))
     if foreign:
         out.append(Signal("language", tuple(foreign)))
     return out
