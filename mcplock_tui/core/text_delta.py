@@ -395,10 +395,10 @@ _AUTHORITY = re.compile(
         r"verified by",
         r"signed[ -]off",
         r"sign-?off",
-        r"already (?:\S+ )?(?:approved|agreed|confirmed|authori[sz]ed|cleared|okayed|ok'?d|"
-        r"accepted|allowed|signed)",
+        # "already confirmed by the venue" describes data; a sign-off claims permission.
+        r"already (?:\S+ )?(?:approved|authori[sz]ed|cleared|okayed|ok'?d|signed)",
         r"(?:skip|skipping|bypass|omit|forgo|waive|dispense with)(?: \S+){0,2}? (?:confirm\w*|"
-        r"approvals?|reviews?|verification|prompts?|checks?|consent)",
+        r"approvals?|reviews?|verification|prompts?|consent)",
     )
 )
 _OVERRIDE = re.compile(

@@ -128,6 +128,13 @@ ROUND4_CLASSES = {
         H,
         "skip the approval",
     ),
+    "already-confirmed-data": (
+        "Lists bookings.",
+        "Lists bookings already confirmed by the venue.",
+        M,
+        "",
+    ),
+    "skip-slow-checks": ("Lints the project.", "Lints the project; pass fast to skip slow checks.", M, ""),
     # Latin-script text in a language the lexicon does not read.
     "turkish": (
         "Deletes a contact permanently.",
