@@ -55,9 +55,9 @@ CATEGORIES: dict[str, str] = {
     "description-removed": "a description was removed",
     "text-cosmetic": "whitespace, punctuation, case or typo-level edit",
     "title-changed": "a title or display name changed (medium when it grows into a sentence)",
-    "parameter-added": "a new parameter or prompt argument (required: high; optional: medium unless its name or description asks for something)",
+    "parameter-added": "a new parameter or prompt argument (required: high; optional: medium unless its name or description asks for something, or it names where an acting tool's effect goes)",
     "parameter-removed": "a parameter or prompt argument was removed",
-    "capability-widened": "required to optional, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened or one more scalar type",
+    "capability-widened": "required to optional, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites) or one more scalar type",
     "capability-narrowed": "the opposite of widened",
     "default-changed": "a default or example value changed (high when its new text steers the model)",
     "schema-changed": "another schema keyword changed (low when only the spelling of the same constraints changed, high when a schema is not an object)",
@@ -148,13 +148,28 @@ _DESTROYS = re.compile(
 )
 _OUTWARD = re.compile(
     r"\b(?:web|internet|urls?|https?|fetch(?:es)?|external|remote|e-?mails?|webhooks?|network|"
-    r"online|download(?:s)?|upload(?:s)?|websites?|pages? on)\b"
+    r"online|download(?:s)?|upload(?:s)?|websites?|pages? on|invit(?:es?|ations?|ing|ees?)|"
+    r"sms|text messages?|posts?|publish(?:es)?|slack)\b"
 )
+"""Words by which a tool says it reaches people or systems outside: e-mail, invitations.
+Not a bare "sends": MCP tools send progress notifications and elicitations to the client."""
+_SENDS = re.compile(
+    r"send(?:s|ing)?|sent|e-?mails?|mails?|post(?:s|ing)?|publish(?:es|ing)?|upload(?:s|ing)?|"
+    r"forward(?:s|ing)?|share[sd]?|invite[sd]?|notif(?:y|ies|ying)|transfer(?:s|ring)?|"
+    r"pay(?:s|ing)?|submit(?:s|ting)?"
+)
+"""Acts whose effect leaves the system: where they go is the whole risk."""
 _READS = re.compile(
     r"^(?:get|list|read|search|find|query|describe|show|view|count|lookup|look|fetch|browse|print|"
     r"inspect|check|explain|resolve|retrieve|open|stat|tree|summari[sz]e|validate|compute|"
     r"calculate|convert|format|parse|echo|sum|add|return|lookup|analy[sz]e|diff|preview)$"
 )
+_REDIRECT_PARAM = re.compile(
+    r"^(?:recipients?|to|cc|bcc|reply|destinations?|dest|targets?|urls?|uris?|webhooks?|hosts?|"
+    r"hostnames?|paths?|endpoints?|address(?:es)?|emails?|phone|number|channels?|callback|"
+    r"redirect|forward|server|domain|bucket)$"
+)
+"""Parameter name words that say where a side effect goes (to, cc, webhook, path)."""
 _URL_PARAM = re.compile(
     r"^(?:urls?|uris?|links?|href|endpoints?|hosts?|hostnames?|domains?|webhooks?|servers?|"
     r"callback|redirect|origin|remote|proxy)$"
@@ -461,15 +476,17 @@ def field_reasons(change: Change, f: FieldChange, known_hosts: set[str]) -> Iter
     if kind is Kind.SERVER:
         yield from _server_reasons(f)
         return
+    known = frozenset(known_hosts)
     if kind is Kind.INSTRUCTIONS:
-        yield text_reason(f.path, f.old, f.new, "server instructions")
+        yield text_reason(f.path, f.old, f.new, "server instructions", known_hosts=known)
         return
     if top == "description":
         # A prompt is a request the user picks: its verbs ("write a reply") are its job.
         ignore = ("capability",) if kind is Kind.PROMPT else ()
-        yield text_reason(f.path, f.old, f.new, f"{kind.value} description", ignore)
+        yield text_reason(f.path, f.old, f.new, f"{kind.value} description", ignore, known)
     elif top == "title":
-        yield title_reason(f.path, f.old, f.new, "title")
+        name = (change.new or {}).get("name")
+        yield title_reason(f.path, f.old, f.new, "title", name if isinstance(name, str) else "")
     elif top == "name":
         yield Reason("title-changed", L, "name changed", f.path)
     elif top == "_meta":
@@ -568,6 +585,33 @@ def _argument_reasons(f: FieldChange) -> Iterator[Reason]:
         yield Reason("metadata-changed", M, f"{path} changed", path)
 
 
+def _redirects(reason: Reason) -> bool:
+    """A new parameter whose name says where a side effect goes (``bcc``, ``webhook_url``)."""
+    if reason.category != "parameter-added" or not reason.path:
+        return False
+    name = reason.path.rpartition(".")[2]
+    return any(_REDIRECT_PARAM.match(w.lower()) for w in _WORD_SPLIT.findall(name))
+
+
+def _acting_input(reasons: list[Reason], does: list[str]) -> Iterator[Reason]:
+    """Input widenings kept medium on a tool that only reads are high on one that acts.
+
+    A new optional parameter that redirects the effect (a recipient, a destination, a
+    webhook) on any tool that acts; undeclared keys accepted on a tool whose effect leaves
+    the system (sends, posts, invites), where an extra ``cc`` or ``attachments`` key goes
+    out with it. Undeclared keys opened on a tool that creates or deletes stay medium:
+    schema generators drop ``additionalProperties: false`` in routine releases.
+    """
+    sends = [w for w in does if _SENDS.fullmatch(w)]
+    for r in reasons:
+        opened = r.category == "capability-widened" and r.message.startswith("opened:")
+        if r.severity == M and ((opened and sends) or (does and _redirects(r))):
+            why = f"on a tool whose own text says it acts ({_named(sends if opened else does)})"
+            yield Reason(r.category, H, f"{r.message}, {why}", r.path)
+        else:
+            yield r
+
+
 def _tool_reasons(change: Change) -> Iterator[Reason]:
     yield from annotation_reasons(change.old, change.new)
     old, new = change.old or {}, change.new or {}
@@ -575,6 +619,8 @@ def _tool_reasons(change: Change) -> Iterator[Reason]:
         if canon_json(old.get(key)) == canon_json(new.get(key)):
             continue
         found = list(schema_reasons(old.get(key, {}), new.get(key, {}), key))
+        if key == "inputSchema":
+            found = list(_acting_input(found, acts(new)))
         if key == "outputSchema":
             # Structure the client validates against is capped at medium; text in it is
             # read by the model like any description and keeps its band.

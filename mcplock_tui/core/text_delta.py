@@ -33,12 +33,16 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from mcplock_tui.core.detectors.decode import runs as decode_runs
+from mcplock_tui.core.hosts import text_hosts
 
 MAX_DELTA_CHARS = 65_536
 """Longer texts are not compared word by word: every new sentence counts as added."""
 _MAX_WORD_PAIRS = 4_000_000
 
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)+|[^\W_][\w'’-]*|[.!?;:]|\n", re.UNICODE)
+_TOKEN = re.compile(
+    r"(?<![\w.])v\d+(?:\.\d+)+(?:[-+][\w.]+)?|\d+(?:[.,]\d+)+|[^\W_][\w'’-]*|[.!?;:]|\n", re.UNICODE
+)
+"""``v2.3`` is one token: a version is an identifier, not a sentence end and a count."""
 _SENTENCE_END = frozenset(".!?;:\n")
 
 
@@ -193,6 +197,18 @@ def _affix_flips(old_part: list[str], new_part: list[str], leading: bool) -> lis
     return out
 
 
+_SHAPE = frozenset(["with", "having", "containing", "including", "has", "carrying"])
+
+
+def _distributive(part: list[str], tokens: list[str], start: int) -> list[str]:
+    """"each with name and company" describes every item's shape; it widens no scope."""
+    return [
+        w
+        for i, w in enumerate(part)
+        if not (w == "each" and start + i + 1 < len(tokens) and tokens[start + i + 1] in _SHAPE)
+    ]
+
+
 def _whole_sentences(tokens: list[str], i: int, j: int) -> bool:
     """Tokens ``i..j`` are whole sentences: they start after a sentence end and end one."""
     starts = i == 0 or tokens[i - 1] in _SENTENCE_END
@@ -235,7 +251,7 @@ def delta(old: str, new: str) -> Delta:
             # it flips nothing that was there; the clause is still read for signals.
             new_part = [w for w in new_part if _CLASSES.get(_key(w)) != "negation"]
         gone.extend(old_part)
-        came.extend(new_part)
+        came.extend(_distributive(new_part, b, j1))
         if op == "replace" and len(old_part) == len(new_part):
             leading = j1 == 0 or b[j1 - 1] in _SENTENCE_END
             out.flips.extend(_affix_flips(old_part, new_part, leading))
@@ -306,11 +322,11 @@ _IMPERATIVE = re.compile(
         r"act as",
         r"include the",
         r"send",
-        r"email",
-        r"e-mail",
-        r"post",
         r"upload",
     )
+    # "e-mail"/"post" are nouns too ("name, company and e-mail."): a verb takes an object.
+    + r"|(?:^|[.!?;:\n] ?|\b(?:and|so|then|also) )(?:e-?mail|post)\b"
+    r"(?=\s+(?!and\b|or\b|address(?:es)?\b|ids?\b|ID\b)[a-z])"
 )
 _FILL = re.compile(
     r"\b(?:put|placed?|pasted?|insert(?:ed)?|include[sd]?|pass(?:ed)?|add(?:ed)?|attach(?:ed)?|"
@@ -377,6 +393,12 @@ _AUTHORITY = re.compile(
         r"(?:over|rather than|more than|instead of) the user",
         r"official(?:ly)?",
         r"verified by",
+        r"signed[ -]off",
+        r"sign-?off",
+        # "already confirmed by the venue" describes data; a sign-off claims permission.
+        r"already (?:\S+ )?(?:approved|authori[sz]ed|cleared|okayed|ok'?d|signed)",
+        r"(?:skip|skipping|bypass|omit|forgo|waive|dispense with)(?: \S+){0,2}? (?:confirm\w*|"
+        r"approvals?|reviews?|verification|prompts?|consent)",
     )
 )
 _OVERRIDE = re.compile(
@@ -422,6 +444,10 @@ _CAPABILITY = re.compile(
         r"passwords?",
         r"secrets?",
         r"api keys?",
+        r"cookies?",
+        r"session (?:ids?|tokens?|keys?|state)",
+        r"(?:bearer|access|refresh|auth|oauth|id|csrf) tokens?",
+        r"auth(?:orization|entication)? headers?",
         r"private",
         r"unrestricted",
         r"unlimited",
@@ -533,6 +559,15 @@ _FOREIGN = frozenset(
             "tidak",
             "kirim",
             "ke",
+            "tanpa",
+            "kepada",
+            "pengguna",
+            "jangan",
+            "harus",
+            "sudah",
+            "atau",
+            "pada",
+            "oleh",
         ],
         *[
             "ve",
@@ -659,7 +694,44 @@ def _script_of(ch: str) -> str:
     return unicodedata.name(ch, "UNKNOWN").split(" ")[0]
 
 
-def _language(added: list[str]) -> list[str]:
+_EXTRA_LATIN = frozenset("ıłđøßæœþðħŀŧ")
+"""Latin letters that are not an ASCII letter plus a mark: dotless i, Polish l, ..."""
+_MARKED_SHARE = 0.3
+
+
+def _marked(word: str) -> bool:
+    """A Latin letter with a diacritic (ş ğ ç ö ü ą ę ệ) or one English never writes (ı ł)."""
+    return any(
+        c in _EXTRA_LATIN or (not c.isascii() and unicodedata.decomposition(c) != "")
+        for c in word
+        if c.isalpha()
+    )
+
+
+_RAW_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+
+
+def _names(raw: list[str]) -> set[str]:
+    """Capitalised words inside a sentence (Zürich, Köln): names, not a language.
+
+    A sentence with every word capitalised gives no names, so Title Case hides nothing.
+    """
+    out: set[str] = set()
+    for sentence in raw:
+        words = _RAW_WORD.findall(sentence)
+        inner = [w for w in words[1:] if w[0].isupper()]
+        if len(inner) < len(words) - 1:
+            out.update(_fold(w) for w in inner)
+    return out
+
+
+def _language(added: list[str], names: frozenset[str] = frozenset()) -> list[str]:
+    """Added words in another script, or Latin-script words of a language English is not.
+
+    Latin-script languages are told by their function words or, for Turkish, Polish,
+    Vietnamese and the like, by how many of the added words carry diacritics: one accented
+    loanword ("café", "Zürich") in English prose stays English.
+    """
     letters = [w for w in added if any(c.isalpha() for c in w)]
     foreign_script = [
         w for w in letters if any(_script_of(c) not in _LATIN_SCRIPTS for c in w if c.isalpha())
@@ -671,15 +743,39 @@ def _language(added: list[str]) -> list[str]:
         foreign = [w for w in letters if w in _FOREIGN]
         if len(foreign) >= 2 and len(foreign) > english:
             return foreign
+    marked = [w for w in letters if _marked(w) and w not in names]
+    if len(marked) >= 2 and len(marked) >= _MARKED_SHARE * len(letters):
+        return marked
     return []
 
 
-def signals(d: Delta) -> list[Signal]:
-    """What the added words can make a model do, each with the words that drove it."""
+def known_locator(locator: str, known: frozenset[str]) -> bool:
+    """A link, address or host on a host the server already names: not a new place."""
+    if not known:
+        return False
+    hosts = text_hosts(locator) if "://" in locator else set()
+    if not hosts:
+        hosts = {locator.rpartition("@")[2].rstrip(".,;:!?)]}")}
+    return hosts <= known
+
+
+def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]:
+    """What the added words can make a model do, each with the words that drove it.
+
+    ``known_hosts``: hosts the server's pinned surface already names; a link to one is not
+    a new entity (the same docs link added to one more tool).
+    """
     added = {_key(w) for w in d.added}
     if not added and not d.flips:
         return []
     text = "\n".join(d.context)
+    # A sentence made only of words the old text had (the same rule reordered, or split
+    # into bullets) adds no directive; a sentence with any new word is read whole.
+    live = "\n".join(
+        s
+        for s in d.context
+        if not {_key(w) for w in _TOKEN.findall(s) if w not in _SENTENCE_END} <= d.old_keys
+    )
     out: list[Signal] = []
     for kind, pattern in (
         ("override", _OVERRIDE),
@@ -694,8 +790,11 @@ def signals(d: Delta) -> list[Signal]:
         ("harvest", _HARVEST),
         ("capability", _ACTION),
     ):
-        fresh = {w for w in added if not _stems(w) & d.old_keys} if kind == "capability" else added
-        found = [h for h in _hits(pattern, text) if _touches(h, fresh)]
+        if kind == "capability":  # a scope word counts only when the old text lacked it
+            fresh = {w for w in added if not _stems(w) & d.old_keys}
+            found = [h for h in _hits(pattern, text) if _touches(h, fresh)]
+        else:
+            found = [h for h in _hits(pattern, live) if _touches(h, added)]
         if found:
             out.append(Signal(kind, tuple(dict.fromkeys(found))))
     always = [m.group(0) for m in _ALWAYS.finditer(text) if _touches(m.group(0), added)]
@@ -705,7 +804,7 @@ def signals(d: Delta) -> list[Signal]:
         h
         for pattern in (_LOCATOR, _PATH, _SECRET_NAME, _CODE)
         for h in _hits(pattern, text)
-        if _touches(h, added)
+        if _touches(h, added) and not (pattern is _LOCATOR and known_locator(h, known_hosts))
     ]
     if entities:
         out.append(Signal("entity", tuple(dict.fromkeys(entities))))
@@ -719,7 +818,7 @@ def signals(d: Delta) -> list[Signal]:
         out.append(Signal("entity", tuple(encoded)))
     if d.flips:
         out.append(Signal("flip", tuple(d.flips)))
-    foreign = _language(d.added)
+    foreign = _language(d.added, frozenset(_names(d.raw)))
     if foreign:
         out.append(Signal("language", tuple(foreign)))
     return out

@@ -21,7 +21,7 @@ from typing import Any
 
 from mcplock_tui.core.canonical import has_hidden
 from mcplock_tui.core.model import Reason, Severity
-from mcplock_tui.core.text_delta import Signal, delta, signals, text_signals
+from mcplock_tui.core.text_delta import Signal, delta, known_locator, signals, text_signals
 
 _SENSITIVE_WORDS = """
     not no nor never none nothing nobody neither cannot cant can don't dont do does doesn't
@@ -117,14 +117,18 @@ def _compat(text: str) -> set[str]:
     return {ch for ch in text if ch.isalnum() and unicodedata.normalize("NFKC", ch) != ch}
 
 
-def _meaning_cause(old: str, new: str) -> str | None:
+def _meaning_cause(old: str, new: str, known: frozenset[str] = frozenset()) -> str | None:
     """Why an edit is a change of meaning before any word is compared, or None."""
     if has_hidden(old) != has_hidden(new) or (has_hidden(new) and old != new):
         return "hidden characters"  # never cosmetic
     if _compat(new) - _compat(old):
         return "look-alike letters slipped in"  # they dodge keyword filters
-    if _locators(old) != _locators(new):
-        moved = sorted(_locators(new) - _locators(old)) or sorted(_locators(old) - _locators(new))
+    came, gone = _locators(new) - _locators(old), _locators(old) - _locators(new)
+    # A link added on a host the server already names is not a new place; one that
+    # replaces another link still moves where the text points.
+    fresh = {loc for loc in came if gone or not known_locator(loc, known)}
+    if fresh or gone:
+        moved = sorted(fresh) or sorted(gone)
         return f"a link, address or host name moved ({clip(moved[0], 50)})"
     return None
 
@@ -162,11 +166,19 @@ def _plain(words: list[str]) -> str:
     return shown or "none"
 
 
-def text_reason(path: str, old: Any, new: Any, what: str, ignore: tuple[str, ...] = ()) -> Reason:
+def text_reason(
+    path: str,
+    old: Any,
+    new: Any,
+    what: str,
+    ignore: tuple[str, ...] = (),
+    known_hosts: frozenset[str] = frozenset(),
+) -> Reason:
     """Grade one text field; ``old``/``new`` may be any JSON value or a missing marker.
 
     High when the edit can make a model do something new (see :mod:`text_delta`), medium
-    for a rewording, low for a cosmetic or typo-level edit.
+    for a rewording, low for a cosmetic or typo-level edit. A link added on a host in
+    ``known_hosts`` (the server already names it) is not a new entity.
     """
     both = isinstance(old, str) and isinstance(new, str)
     if both:
@@ -182,7 +194,7 @@ def text_reason(path: str, old: Any, new: Any, what: str, ignore: tuple[str, ...
         return Reason("description-removed", Severity.MEDIUM, f"{what} removed", path)
     if not both:
         return Reason("description-changed", Severity.HIGH, f"{what} changed in meaning", path)
-    cause = _meaning_cause(old, new)
+    cause = _meaning_cause(old, new, known_hosts)
     if cause is not None:
         return Reason("description-changed", Severity.HIGH, f"{what} changed: {cause}", path)
     d = delta(old, new)
@@ -190,7 +202,7 @@ def text_reason(path: str, old: Any, new: Any, what: str, ignore: tuple[str, ...
         return Reason(
             "text-cosmetic", Severity.LOW, f"{what}: identifiers respelled, same words", path
         )
-    found = [sig for sig in signals(d) if sig.kind not in ignore]
+    found = [sig for sig in signals(d, known_hosts) if sig.kind not in ignore]
     if found:
         return Reason(
             "description-changed", Severity.HIGH, f"{what} changed: {_signal_text(found)}", path
@@ -229,12 +241,22 @@ def added_text_reason(path: str, new: str, what: str, ignore: tuple[str, ...] = 
     )
 
 
-def title_reason(path: str, old: Any, new: Any, what: str) -> Reason:
-    """Titles are display text: low, unless the new one can steer a model or reads as prose."""
+def _spelled(text: str) -> str:
+    """Letters and digits only, folded: ``Send follow-up`` and ``send_followup`` agree."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", text).casefold() if ch.isalnum())
+
+
+def title_reason(path: str, old: Any, new: Any, what: str, name: str = "") -> Reason:
+    """Titles are display text: low, unless the new one can steer a model or reads as prose.
+
+    A title that is only the item's ``name`` written out for people is cosmetic.
+    """
     if isinstance(new, str):
         before = old if isinstance(old, str) else ""
         if has_hidden(new) and new != before:
             return Reason("title-changed", Severity.HIGH, f"{what} has hidden characters", path)
+        if name and _spelled(new) and _spelled(new) == _spelled(name) and not _compat(new):
+            return Reason("title-changed", Severity.LOW, f"{what}: the name written out", path)
         found = text_signals(before, new) if classify_text(before, new) == "meaning" else []
         # A title names the action ("Delete Entities"): scope words and flips are its job.
         found = [sig for sig in found if sig.kind != "capability"]

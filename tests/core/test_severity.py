@@ -387,3 +387,83 @@ def test_uri_changes(old_uri: str, new_uri: str, expected: tuple[str, Severity])
     found = [(r.category, r.severity) for r in structural_reasons(change, {"docs.example.com"})]
     assert expected in found
     assert max(band for _, band in found) == max(expected[1], M)  # the rename itself is medium
+
+
+def _worst(old: dict[str, Any], new: dict[str, Any]) -> Severity:
+    return max(band for _, band in grade(old, new))
+
+
+def _acting(**kw: Any) -> dict[str, Any]:
+    """A tool whose own text names a side effect (it sends)."""
+    base = tool(
+        name="notify_customer",
+        description="Sends a text message to one customer.",
+        annotations={"readOnlyHint": False, "destructiveHint": False},
+        inputSchema={
+            "type": "object",
+            "properties": {"customer_id": {"type": "string"}},
+            "required": ["customer_id"],
+            "additionalProperties": False,
+        },
+    )
+    base.update(kw)
+    return base
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "band"),
+    [
+        ("plan_meeting", "Creates an event. Invitations go out after the user confirms.", H),
+        ("ping_team", "Posts a notification to the team channel.", H),
+        ("word_count", "Counts the words of a text.", M),
+    ],
+)
+def test_open_world_claim_against_text_that_sends(name: str, description: str, band: Severity) -> None:
+    old = tool(name=name, description=description, annotations={"readOnlyHint": False})
+    new = tool(
+        name=name,
+        description=description,
+        annotations={"readOnlyHint": False, "openWorldHint": False},
+    )
+    assert _worst(old, new) is band
+
+
+def test_undeclared_keys_opened_on_a_tool_with_side_effects_is_high() -> None:
+    opened = _acting()
+    opened["inputSchema"] = {**opened["inputSchema"], "additionalProperties": True}
+    assert _worst(_acting(), opened) is H
+    reading = tool(inputSchema={**tool()["inputSchema"], "additionalProperties": False})
+    reading_open = tool(inputSchema={**tool()["inputSchema"], "additionalProperties": True})
+    assert _worst(reading, reading_open) is M
+    # Creating or deleting keeps its effect inside: generators drop the key in routine releases.
+    local = _acting(name="delete_rows", description="Deletes rows from a table.")
+    local_open = {**local, "inputSchema": {**local["inputSchema"], "additionalProperties": True}}
+    assert _worst(local, local_open) is M
+
+
+@pytest.mark.parametrize(
+    ("param", "band"),
+    [("bcc", H), ("destination_url", H), ("webhook", H), ("cc", H), ("priority", M)],
+)
+def test_new_parameter_that_redirects_a_side_effect(param: str, band: Severity) -> None:
+    new = _acting()
+    props = {**new["inputSchema"]["properties"], param: {"type": "string", "description": "Optional"}}
+    new["inputSchema"] = {**new["inputSchema"], "properties": props}
+    assert _worst(_acting(), new) is band
+    reading = tool(inputSchema=schema(**{param: {"type": "string"}}))
+    assert _worst(tool(), reading) is M
+
+
+@pytest.mark.parametrize(
+    ("name", "title", "band"),
+    [
+        ("send_followup", "Send follow-up", L),
+        ("createCalendarEvent", "Create calendar event", L),
+        ("send_followup", "Send the follow-up to every contact", H),
+    ],
+)
+def test_a_title_that_is_the_humanised_name_is_cosmetic(
+    name: str, title: str, band: Severity
+) -> None:
+    old = _acting(name=name)
+    assert _worst(old, {**old, "title": title}) is band
