@@ -9,7 +9,7 @@ pin and a check. Here:
   Anything else (floats, dates, inline tables in lists) goes to ``tomli_w`` itself.
 - :func:`loads` reads the narrow dialect :func:`dumps` emits (one statement per line, no
   whitespace it does not write, no comments after values, no single-line literal strings,
-  no arrays)
+  no arrays but arrays of strings)
   and gives every other document, valid or not, to ``tomllib``. It refuses rather than
   guesses: any line outside the dialect, a key or table defined twice, an escape that is
   not a Unicode scalar value or an oversized integer sends the whole text to ``tomllib``, so
@@ -189,6 +189,9 @@ _ASSIGN = re.compile(
     rf'({_KEY_PART}) = (?:"""\n({_ML_BODY})"""|"({_STR_BODY})"|(-?(?:0|[1-9][0-9]{{0,17}}))|(true|false)'
     rf"|'''\n({_LIT_BODY})''')\n"
 )
+_STR_ARRAY = re.compile(rf'({_KEY_PART}) = (?:\[\]|\[\n((?:    "{_STR_BODY}",\n)*+)\])\n')
+"""An array of strings as :func:`dumps` writes it (the lockfile's per-server ``hosts``)."""
+_ARRAY_ITEM = re.compile(rf'    "({_STR_BODY})",\n')
 _BLANK_OR_COMMENT = re.compile(r"(?:\n|#[^\x00-\x08\x0a-\x1f\x7f]*+\n)+")
 _UNESCAPE = re.compile(r'\\(?:([btnfr"\\])|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8}))')
 _SIMPLE = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
@@ -261,7 +264,15 @@ def _fast_loads(text: str) -> dict[str, Any]:
             continue
         m = _ASSIGN.match(text, pos)
         if m is None:
-            raise _Fallback
+            arr = _STR_ARRAY.match(text, pos)
+            if arr is None:
+                raise _Fallback
+            key = _header_keys(arr[1])[0]
+            if key in table:
+                raise _Fallback
+            table[key] = [_unescape(item) for item in _ARRAY_ITEM.findall(arr[2] or "")]
+            pos = arr.end()
+            continue
         key = _header_keys(m[1])[0]
         if key in table:
             raise _Fallback
