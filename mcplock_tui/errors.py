@@ -9,6 +9,8 @@ from mcplock_tui.core.errors import (
     ExplainError,
     LockfileError,
     MCPLockError,
+    NoLockfileError,
+    PolicyError,
 )
 
 __all__ = [
@@ -18,4 +20,6 @@ __all__ = [
     "ExplainError",
     "LockfileError",
     "MCPLockError",
+    "NoLockfileError",
+    "PolicyError",
 ]

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcplock_tui import __version__
-from mcplock_tui.core.analysis import Report, ServerReport
+from mcplock_tui.core.analysis import ExitCode, Report, ServerReport, Status
 from mcplock_tui.core.diff import MISSING, Change
 from mcplock_tui.core.model import Finding, Kind, Reason, Severity
 from mcplock_tui.core.rules import all_rules
@@ -95,12 +95,26 @@ def server_json(s: ServerReport) -> dict[str, Any]:
     }
 
 
+def unchecked_error(report: Report) -> tuple[str | None, str | None]:
+    """``(error, error_kind)`` for a report that exits 2 because servers could not be checked."""
+    if report.exit_code() is not ExitCode.CANNOT_CHECK:
+        return None, None
+    bad = [s for s in report.servers if s.status in (Status.FAILED, Status.UNPINNED)]
+    kind = "unpinned" if all(s.status == Status.UNPINNED for s in bad) else "servers-failed"
+    listed = ", ".join(f"{s.name} ({s.error_kind or s.status})" for s in bad)
+    noun = "server" if len(bad) == 1 else "servers"
+    return f"{len(bad)} {noun} could not be checked: {listed}", kind
+
+
 def to_json(report: Report, lockfile: str) -> dict[str, Any]:
     counts = report.counts()
+    error, kind = unchecked_error(report)
     return {
         "version": REPORT_VERSION,
         "tool": {"name": "mcplock-tui", "version": __version__},
         "lockfile": lockfile,
+        "error": error,
+        "error_kind": kind,
         "fail_on": report.fail_on.label,
         "fail_on_known": report.fail_on_known.label if report.fail_on_known else None,
         "known_findings": len(report.known_findings),
@@ -219,9 +233,45 @@ def to_sarif(report: Report, lockfile: str, lockfile_text: str) -> dict[str, Any
             )
         results.extend(_known_results(server, lockfile, lines, rules))
     invocations = [
-        {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
+        {
+            "executionSuccessful": not notifications,
+            "exitCode": int(report.exit_code()),
+            "toolExecutionNotifications": notifications,
+        }
     ]
     return _sarif_document(rules, results, invocations)
+
+
+def error_json(error: str, kind: str, lockfile: str) -> dict[str, Any]:
+    """The JSON report when the check could not start: no lockfile, bad config or policy."""
+    return {
+        "version": REPORT_VERSION,
+        "tool": {"name": "mcplock-tui", "version": __version__},
+        "lockfile": lockfile,
+        "error": error,
+        "error_kind": kind,
+        "fail_on": None,
+        "fail_on_known": None,
+        "known_findings": 0,
+        "exit_code": int(ExitCode.CANNOT_CHECK),
+        "summary": {s.label: 0 for s in sorted(Severity, reverse=True)},
+        "servers": [],
+    }
+
+
+def error_sarif(error: str, kind: str, lockfile: str) -> dict[str, Any]:
+    """The SARIF document for the same case: no results, one failed invocation."""
+    notification = {
+        "level": "error",
+        "message": {"text": f"{kind}: {error}"},
+        "locations": [_location(lockfile, 1)],
+    }
+    invocation = {
+        "executionSuccessful": False,
+        "exitCode": int(ExitCode.CANNOT_CHECK),
+        "toolExecutionNotifications": [notification],
+    }
+    return _sarif_document({}, [], [invocation])
 
 
 def _known_results(
