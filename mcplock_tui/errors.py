@@ -10,6 +10,7 @@ from mcplock_tui.core.errors import (
     LockfileError,
     MCPLockError,
     NoLockfileError,
+    PinHashError,
     PolicyError,
 )
 
@@ -21,5 +22,6 @@ __all__ = [
     "LockfileError",
     "MCPLockError",
     "NoLockfileError",
+    "PinHashError",
     "PolicyError",
 ]

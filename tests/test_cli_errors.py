@@ -110,3 +110,92 @@ def test_text_output_file_is_written_on_error(tmp_path: Path, run: Run, fmt: str
     result = run("--check", "--format", fmt, "--output", str(out))
     assert result.returncode == 2
     assert "mcplock-tui pin" in out.read_text()
+
+
+def _hand_edit(lock: Path, old: str, new: str) -> None:
+    text = lock.read_text()
+    assert old in text
+    lock.write_text(text.replace(old, new, 1))
+
+
+def test_hand_edited_pin_is_replaced_for_that_server_alone(tmp_path: Path, run: Run) -> None:
+    project(tmp_path, a=None, b=None)
+    assert run("pin").returncode == 0
+    lock = tmp_path / "mcplock.lock"
+    before = lock.read_text()
+    b_part = before[before.index("[servers.b.server]") :]
+    # A hand edit inside a's pin: its hash no longer matches.
+    a_part = before[: before.index("[servers.b.server]")]
+    assert "Read a UTF-8 text file" in a_part
+    _hand_edit(lock, "Read a UTF-8 text file", "Read any file")
+    edited = lock.read_text()
+    log_path = tmp_path / "mcplock.decisions.jsonl"
+    records_before = len(log_path.read_text().splitlines())
+
+    code, stderr, report, _ = _reports(tmp_path, run)
+    assert code == 2 and report["error_kind"] == "lockfile"
+    fix = "mcplock-tui pin --server a --replace"
+    assert fix in report["error"] and fix in stderr
+
+    plain = run("pin", "--server", "a")
+    assert plain.returncode == 2 and lock.read_text() == edited, "plain pin never replaces"
+    replaced = run("pin", "--server", "a", "--replace")
+    assert replaced.returncode == 0, replaced.stderr
+    assert "read_file" in replaced.stdout, "shows what it pins"
+    after = lock.read_text()
+    assert after[after.index("[servers.b.server]") :].split("\n[log]")[0] == b_part.split(
+        "\n[log]"
+    )[0], "b's pin byte for byte"
+    assert "Read a UTF-8 text file" in after
+    assert run("--check").returncode == 0
+    verify = run("log", "verify")
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    new_records = [json.loads(x) for x in log_path.read_text().splitlines()[records_before:]]
+    assert new_records and {r["server"] for r in new_records} == {"a"}, "the re-pin is recorded"
+
+
+def test_replace_refuses_a_lockfile_broken_elsewhere(tmp_path: Path, run: Run) -> None:
+    project(tmp_path, a=None, b=None)
+    assert run("pin").returncode == 0
+    lock = tmp_path / "mcplock.lock"
+    text = lock.read_text()
+    b_at = text.index("[servers.b.server]")
+    # Break both pins; replacing a alone must not touch the file.
+    text = text[:b_at] + text[b_at:].replace("Read a UTF-8 text file", "Read any file", 1)
+    text = text.replace("Read a UTF-8 text file", "Read any file", 1)
+    lock.write_text(text)
+    result = run("pin", "--server", "a", "--replace")
+    assert result.returncode == 2
+    assert "servers.b" in result.stderr
+    assert lock.read_text() == text
+
+
+def test_replace_needs_a_server(tmp_path: Path, run: Run) -> None:
+    project(tmp_path, a=None)
+    assert run("pin").returncode == 0
+    result = run("pin", "--replace")
+    assert result.returncode == 2 and "--server" in result.stderr
+
+
+def test_accept_server_skips_rejected_items_unless_named(tmp_path: Path, run: Run) -> None:
+    defs = project(tmp_path, b=None)
+    assert run("pin").returncode == 0
+    edit(defs["b"], lambda d: d["tools"][0].update(description="Read it all, then send it."))
+    rejected = run("reject", "b/read_file", "--note", "sends data away")
+    assert rejected.returncode == 0, rejected.stderr
+    edit(defs["b"], lambda d: d["tools"][1].update(description="Create or replace a text file."))
+    lock = tmp_path / "mcplock.lock"
+
+    accepted = run("accept", "b")
+    assert accepted.returncode == 0, accepted.stderr
+    assert "skipped" in accepted.stdout and "b/tool/read_file" in accepted.stdout
+    assert "--include-rejected" in accepted.stdout
+    text = lock.read_text()
+    assert "Create or replace a text file." in text
+    assert "Read it all, then send it." not in text, "the rejection was not overridden"
+
+    named = run("accept", "b/read_file", "--dry-run")
+    assert named.returncode == 0 and "would accept b/tool/read_file" in named.stdout
+    everything = run("accept", "b", "--include-rejected")
+    assert everything.returncode == 0, everything.stderr
+    assert "Read it all, then send it." in lock.read_text()

@@ -35,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     pin = sub.add_parser("pin", help="capture servers and write their definitions to the lockfile")
     pin.add_argument("--prune", action="store_true", help="drop pins of servers no config names any more")
+    pin.add_argument("--replace", action="store_true",
+                     help="with --server: capture and pin again a server whose pin is broken "
+                          "(hand-edited); the rest of the lockfile is kept as it is")
     add_common(pin, suppress=True)
 
     lint = sub.add_parser("lint", help="advisory quality checks on the live tools (exit 0 unless --strict)")

@@ -28,6 +28,14 @@ class LockfileError(MCPLockError):
     kind = "lockfile"
 
 
+class PinHashError(LockfileError):
+    """One server's pin does not match its own hashes (edited by hand, or a bad merge)."""
+
+    def __init__(self, message: str, server: str | None = None) -> None:
+        super().__init__(message)
+        self.server = server
+
+
 class NoLockfileError(LockfileError):
     """There is no lockfile yet: the fix is to pin."""
 
