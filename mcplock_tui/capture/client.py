@@ -43,6 +43,7 @@ from mcplock_tui.capture.logs import (
     open_private_log,
     routed_to,
 )
+from mcplock_tui.capture.shutdown import shorten_sdk_shutdown
 from mcplock_tui.capture.tap import RawTap, tapped
 from mcplock_tui.core.model import CaptureResult
 from mcplock_tui.core.surface import SurfaceError, build_surface
@@ -244,6 +245,7 @@ async def capture_one(
 ) -> CaptureResult:
     """Capture ``spec`` within ``timeout`` seconds. Never raises for anything the server does."""
     install_sdk_log_routing()
+    shorten_sdk_shutdown()
     started = time.monotonic()
     progress = _Progress()
     tap = RawTap()

@@ -75,9 +75,17 @@ def parse_selector(text: str, servers: Iterable[str]) -> list[Selector]:
 
 
 def select_changes(
-    texts: Sequence[str], servers: Iterable[str], changes: Sequence[Change]
+    texts: Sequence[str],
+    servers: Iterable[str],
+    changes: Sequence[Change],
+    *,
+    skip_rejected: bool = False,
 ) -> tuple[list[Change], list[str]]:
-    """Changes picked by the selectors, in report order, and notes on servers with none."""
+    """Changes picked by the selectors, in report order, and notes on servers with none.
+
+    With ``skip_rejected`` a whole-server selector leaves out changes a reviewer rejected
+    (each is named in the notes); a selector naming the item still picks it.
+    """
     names = list(servers)
     picked: dict[str, Change] = {}
     notes: list[str] = []
@@ -85,6 +93,16 @@ def select_changes(
         readings = parse_selector(text, names)
         for reading in readings:
             hits = [c for c in changes if reading.matches(c)]
+            if skip_rejected and reading.item is None:
+                for c in (c for c in hits if c.rejection is not None):
+                    notes.append(
+                        f"skipped {c.id}: rejected in review; name it "
+                        f"(`{c.server}/{c.kind.value}/{c.name}`) or add --include-rejected "
+                        "to accept it"
+                    )
+                hits = [c for c in hits if c.rejection is None]
+                if not hits:
+                    break
             if hits:
                 picked.update((c.id, c) for c in hits)
                 break
@@ -132,7 +150,10 @@ def run(args: argparse.Namespace, action: str) -> int:
     for s in report.servers:
         if s.status == Status.FAILED:
             raise CaptureError(f"{s.name}: {s.error}; nothing was written")
-    chosen, notes = select_changes(args.selectors, lock.servers, report.changes)
+    skip = action == "accept" and not getattr(args, "include_rejected", False)
+    chosen, notes = select_changes(
+        args.selectors, lock.servers, report.changes, skip_rejected=skip
+    )
     for line in notes:
         out.print(Text(line, style="dim"))
     if not chosen:

@@ -97,6 +97,10 @@ def _add_decision_parsers(sub: Any) -> None:
                             help="show what would change; write nothing")
         decide.add_argument("--note", required=name == "reject", metavar="TEXT",
                             help="why; kept in the lockfile (reject) and the decision log")
+        if name == "accept":
+            decide.add_argument("--include-rejected", action="store_true",
+                                help="a whole-server selector also accepts changes rejected "
+                                     "in review (they are skipped and listed otherwise)")
         add_common(decide, suppress=True)
     log = sub.add_parser("log", help="show (default), verify or export the signed decision log")
     actions = log.add_subparsers(dest="log_command", metavar="ACTION")
