@@ -199,3 +199,35 @@ def test_accept_server_skips_rejected_items_unless_named(tmp_path: Path, run: Ru
     everything = run("accept", "b", "--include-rejected")
     assert everything.returncode == 0, everything.stderr
     assert "Read it all, then send it." in lock.read_text()
+
+
+SECRET_LINE = "auth failed for GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def test_failed_server_carries_its_stderr_tail_everywhere(tmp_path: Path, run: Run) -> None:
+    defs = project(tmp_path, a=None)
+    assert run("pin").returncode == 0
+    noise = [f"noise line {i}" for i in range(15)]
+    edit(defs["a"], lambda d: d.update(
+        mode="crash", stderrLines=[*noise, SECRET_LINE, "colour \x1b[31mred", "x" * 5000]
+    ))
+    code, _, report, sarif = _reports(tmp_path, run)
+    assert code == 2
+    [server] = report["servers"]
+    tail = server["stderr_tail"]
+    assert len(tail) == 10
+    assert tail[-1] == "rawserver: crashing while listing tools"
+    assert "noise line 14" in tail and "noise line 0" not in tail
+    joined = "\n".join(tail)
+    assert "ghp_abcdefghijklmnopqrstuvwxyz0123456789" not in joined
+    assert "GITHUB_TOKEN=" in joined
+    assert "\x1b" not in joined and "\\x1b" in joined
+    assert all(len(line) <= 200 for line in tail)
+    assert server["stderr_log"] and server["stderr_log"].endswith("a.log")
+    note = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
+    assert "rawserver: crashing while listing tools" in note and "a.log" in note
+
+    text = run("--check")
+    assert "rawserver: crashing while listing tools" in text.stdout
+    assert "a.log" in text.stdout
+    assert "ghp_abcdefghijklmnopqrstuvwxyz0123456789" not in text.stdout + text.stderr

@@ -18,6 +18,7 @@ from pathlib import Path
 from mcplock_tui.capture import capture_sync
 from mcplock_tui.cli.options import lock_path as lock_path_for
 from mcplock_tui.cli.options import read_lock_or_explain, workspace
+from mcplock_tui.cli.progress import CaptureProgress, drift_word
 from mcplock_tui.cli.render import make_console, render_report
 from mcplock_tui.core.analysis import Report, analyze, unreviewed_launch
 from mcplock_tui.core.model import Severity
@@ -26,12 +27,20 @@ from mcplock_tui.errors import MCPLockError
 from mcplock_tui.storage import write_text_atomic
 
 
-def build_report(args: argparse.Namespace, cwd: Path | None = None) -> tuple[Report, Path]:
+def build_report(
+    args: argparse.Namespace, cwd: Path | None = None, sources: list[str] | None = None
+) -> tuple[Report, Path]:
+    """The graded report and the lockfile's path; ``sources`` receives the config files read."""
     ws = workspace(args, cwd)
+    if sources is not None:
+        sources.extend(dict.fromkeys(_shown(Path(s.source), ws.cwd) for s in ws.specs))
     lock = read_lock_or_explain(ws.lock_path)
     held = [r for s in ws.specs if (r := unreviewed_launch(s.name, s.launch(), lock))]
     runnable = [s for s in ws.specs if s.name not in {r.name for r in held}]
-    captures = capture_sync(runnable, timeout=ws.timeout, log_dir=ws.log_dir)
+    with CaptureProgress([s.name for s in runnable], sys.stderr, drift_word(lock)) as progress:
+        captures = capture_sync(
+            runnable, timeout=ws.timeout, log_dir=ws.log_dir, on_result=progress.finished
+        )
     unconfigured = [] if args.server else sorted(set(lock.servers) - set(ws.all_names))
     fail_on = Severity.parse(args.fail_on) if args.fail_on else None
     report = analyze(
@@ -102,8 +111,9 @@ def write_error_reports(args: argparse.Namespace, cwd: Path, message: str, kind:
 
 def run(args: argparse.Namespace) -> int:
     cwd = Path.cwd()
+    sources: list[str] = []
     try:
-        report, lock_path = build_report(args, cwd)
+        report, lock_path = build_report(args, cwd, sources)
     except MCPLockError as exc:
         _try_error_reports(args, cwd, str(exc), exc.kind)
         raise
@@ -113,9 +123,11 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "text":
         if args.output:
             with args.output.open("w", encoding="utf-8") as handle:
-                render_report(make_console(handle, width=120), report, str(lock_path))
+                render_report(
+                    make_console(handle, width=120), report, str(lock_path), configs=sources
+                )
         else:
-            render_report(make_console(sys.stdout), report, str(lock_path))
+            render_report(make_console(sys.stdout), report, str(lock_path), configs=sources)
     else:
         text = format_report(report, args.format, lock_path, cwd)
         if args.output:

@@ -19,12 +19,14 @@ from rich.text import Text
 
 from mcplock_tui.capture import capture_sync
 from mcplock_tui.cli.options import Workspace, workspace
+from mcplock_tui.cli.progress import CaptureProgress, drift_word
 from mcplock_tui.cli.render import (
     REDACTION_CHECK,
     REDACTION_HINT,
     _summary,
     known_finding_line,
     make_console,
+    render_stderr_tail,
     safe,
 )
 from mcplock_tui.config import is_personal_config
@@ -98,6 +100,7 @@ def _failed(err: Console, name: str, result: CaptureResult, pinned: bool) -> Non
                             safe(result.error or "failed"), f" ({kept})"))
     if result.stderr_log:
         err.print(Text.assemble("    server log: ", safe(result.stderr_log)))
+    render_stderr_tail(err, result.stderr_tail)
 
 
 def _print_new(out: Console, ws: Workspace, lock: Lockfile, name: str, result: CaptureResult,
@@ -193,7 +196,10 @@ def run(args: argparse.Namespace) -> int:
         out.print(Text.assemble("warning: servers read from Claude Desktop's own config ",
                                 safe(source), " (no project config here); ", REDACTION_CHECK))
     announce_launches(err, ws, lock)
-    captures = capture_sync(ws.specs, timeout=ws.timeout, log_dir=ws.log_dir)
+    with CaptureProgress([s.name for s in ws.specs], sys.stderr, drift_word(lock)) as progress:
+        captures = capture_sync(
+            ws.specs, timeout=ws.timeout, log_dir=ws.log_dir, on_result=progress.finished
+        )
     foreign = foreign_for(lock, captures)
     failed = 0
     fresh: dict[str, Surface] = {}

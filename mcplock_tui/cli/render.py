@@ -254,6 +254,7 @@ def render_server(console: Console, s: ServerReport) -> None:
             console.print(Text.assemble("    now:    ", safe(s.launch)))
         if s.stderr_log:
             console.print(Text.assemble("    server log: ", safe(s.stderr_log)))
+        render_stderr_tail(console, s.stderr_tail)
     for w in s.warnings:
         console.print(Text.assemble("    warning: ", safe(w)))
     for f in s.known_findings:
@@ -266,7 +267,22 @@ def render_server(console: Console, s: ServerReport) -> None:
         )
 
 
-def render_report(console: Console, report: Report, lockfile: str) -> None:
+def render_stderr_tail(console: Console, tail: Sequence[str]) -> None:
+    """The last lines a failed server wrote to stderr (already escaped and redacted)."""
+    if not tail:
+        return
+    console.print(Text("    last lines of its stderr:", style="dim"))
+    for line in tail:
+        console.print(Text.assemble("    | ", safe(line, "dim")))
+
+
+def render_report(
+    console: Console, report: Report, lockfile: str, *, configs: Sequence[str] = ()
+) -> None:
+    """The report; it opens with the files it was made from (config files, then lockfile)."""
+    if configs:
+        noun = "config" if len(configs) == 1 else "configs"
+        console.print(Text(f"{noun} {', '.join(one_line(c) for c in configs)}", style="dim"))
     console.print(
         Text(f"lockfile {one_line(lockfile)} · fail on {report.fail_on.label} or worse", style="dim")
     )

@@ -86,6 +86,7 @@ def server_json(s: ServerReport) -> dict[str, Any]:
         "error": s.error,
         "error_kind": s.error_kind,
         "stderr_log": s.stderr_log,
+        "stderr_tail": list(s.stderr_tail),
         "warnings": list(s.warnings),
         "pinned_launch": s.pinned_launch,
         "launch": s.launch,
@@ -195,10 +196,15 @@ def to_sarif(report: Report, lockfile: str, lockfile_text: str) -> dict[str, Any
     notifications: list[dict[str, Any]] = []
     for server in report.servers:
         if server.error:
+            text = f"{server.name}: {server.error}"
+            if server.stderr_log:
+                text += f" (server log: {server.stderr_log})"
+            if server.stderr_tail:
+                text += "\nlast lines of its stderr:\n" + "\n".join(server.stderr_tail)
             notifications.append(
                 {
                     "level": "error",
-                    "message": {"text": f"{server.name}: {server.error}"},
+                    "message": {"text": text},
                     "locations": [_location(lockfile, _line_for(None, server.name, lines))],
                 }
             )

@@ -20,6 +20,8 @@ overrides ``defs["mode"]``. Misbehaviours all strike on ``tools/list`` unless no
 - ``cursor_endless``: returns a new ``nextCursor`` forever.
 - ``slow``: sleeps ``slowSeconds`` (default 1) before answering.
 
+``stderrLines`` (a list of strings) are written to stderr at start, in any mode.
+
 This module is also imported by ``rawhttp.py`` for :func:`respond`; it uses the stdlib only.
 """
 
@@ -180,6 +182,8 @@ def main(argv: list[str]) -> int:
         return 2
     defs = load_defs(path)
     sys.stderr.write(f"rawserver: starting (pid {os.getpid()})\n")
+    for extra in defs.get("stderrLines", []):  # what a real server says before it fails
+        sys.stderr.write(f"{extra}\n")
     sys.stderr.flush()
     if mode_of(defs) == "exit_at_start":
         sys.stderr.write("rawserver: fatal: refusing to start in exit_at_start mode\n")
