@@ -23,3 +23,14 @@ def test_text_report_opens_with_config_and_lockfile(tmp_path: Path, run: Run) ->
     assert first.startswith("configs ")
     assert ".mcp.json" in first and ".cursor/mcp.json" in first
     assert second.startswith("lockfile ") and "mcplock.lock" in second
+
+
+def test_pin_counts_are_singular_for_one(tmp_path: Path, run: Run) -> None:
+    defs = project(tmp_path, a=None)
+    doc = json.loads(defs["a"].read_text())
+    doc["tools"] = doc["tools"][:1]
+    defs["a"].write_text(json.dumps(doc))
+    result = run("pin")
+    assert result.returncode == 0, result.stderr
+    assert "1 tool," in result.stdout and "1 tools" not in result.stdout
+    assert "3 prompts" in result.stdout

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from mcplock_tui.capture import capture_sync
 from mcplock_tui.cli.options import Workspace, workspace
-from mcplock_tui.cli.progress import CaptureProgress, drift_word
+from mcplock_tui.cli.progress import CaptureProgress, drift_word, plural
 from mcplock_tui.cli.render import (
     REDACTION_CHECK,
     REDACTION_HINT,
@@ -109,8 +109,10 @@ def _print_new(out: Console, ws: Workspace, lock: Lockfile, name: str, result: C
     assert s is not None
     out.print(Text.assemble(
         ("✓ ", "green"), safe(name, "bold"),
-        f"  {len(s.tools)} tools, {len(s.prompts)} prompts, {len(s.resources)} resources, "
-        f"{len(s.resource_templates)} templates{', instructions' if s.instructions else ''}",
+        f"  {plural(len(s.tools), 'tool')}, {plural(len(s.prompts), 'prompt')}, "
+        f"{plural(len(s.resources), 'resource')}, "
+        f"{plural(len(s.resource_templates), 'template')}"
+        f"{', instructions' if s.instructions else ''}",
     ))
     for warning in result.warnings:
         out.print(Text.assemble("    warning: ", safe(warning)))

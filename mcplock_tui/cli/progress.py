@@ -49,7 +49,7 @@ def wanted(stream: IO[str]) -> bool:
         return False
 
 
-def _plural(n: int, noun: str) -> str:
+def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
@@ -97,7 +97,7 @@ class CaptureProgress:
         style = {"clean": "green", "drift": "red"}.get(word, "yellow")
         mark = {"clean": "✓ ", "drift": "✗ "}.get(word, "· ")
         return Text.assemble(
-            (mark, style), name, f"  {_plural(len(surface.tools), 'tool')}, ", (word, style),
+            (mark, style), name, f"  {plural(len(surface.tools), 'tool')}, ", (word, style),
             (took, "dim"),
         )
 

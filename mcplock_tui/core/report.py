@@ -15,6 +15,7 @@ from mcplock_tui.core.analysis import ExitCode, Report, ServerReport, Status
 from mcplock_tui.core.diff import MISSING, Change
 from mcplock_tui.core.model import Finding, Kind, Reason, Severity
 from mcplock_tui.core.rules import all_rules
+from mcplock_tui.core.severity import CATEGORIES
 
 REPORT_VERSION = 1
 _TABLE = {
@@ -174,12 +175,21 @@ def _line_for(c: Change | None, server: str, lines: Mapping[tuple[str, ...], int
 
 
 def _rule_meta(rule_id: str, severity: Severity, text: str) -> dict[str, Any]:
+    """A rule's own description: from the registry, or the drift category's text.
+
+    ``text`` (one instance's message) is the last resort only: a rule is shared by every
+    result that carries it, so it must not read as one of them.
+    """
     rule = all_rules().get(rule_id)
+    category = rule_id.removeprefix("MCPL-DRIFT-")
+    about = CATEGORIES.get(category) if rule is None else None
+    short = rule.title if rule else (f"drift: {category}" if about else text)
+    full = rule.rationale if rule else (about or text)
     return {
         "id": rule_id,
         "name": rule_id,
-        "shortDescription": {"text": rule.title if rule else text},
-        "fullDescription": {"text": rule.rationale if rule else text},
+        "shortDescription": {"text": short},
+        "fullDescription": {"text": full},
         "defaultConfiguration": {"level": _LEVEL[rule.severity if rule else severity]},
         "properties": {
             "security-severity": _SECURITY_SEVERITY[rule.severity if rule else severity],

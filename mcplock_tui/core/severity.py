@@ -563,6 +563,11 @@ def _tool_reasons(change: Change) -> Iterator[Reason]:
     for key in ("inputSchema", "outputSchema"):
         if canon_json(old.get(key)) == canon_json(new.get(key)):
             continue
+        if key == "outputSchema" and (key not in old or key not in new):
+            # The promise about the result appears or goes: say that, not "accepts anything".
+            how = "added" if key not in old else "removed: the tool no longer describes its result"
+            yield Reason("output-schema-changed", M, f"output schema {how}", key)
+            continue
         found = list(schema_reasons(old.get(key, {}), new.get(key, {}), key))
         if key == "outputSchema":
             # Structure the client validates against is capped at medium; text in it is
