@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli import Run, edit, project
+from tests.servers.harness import stdio_spec, write_defs
+from tests.test_cli import Run, edit, project, write_config
 from tests.test_cli import run as run
 
 
@@ -231,3 +232,19 @@ def test_failed_server_carries_its_stderr_tail_everywhere(tmp_path: Path, run: R
     assert "rawserver: crashing while listing tools" in text.stdout
     assert "a.log" in text.stdout
     assert "ghp_abcdefghijklmnopqrstuvwxyz0123456789" not in text.stdout + text.stderr
+
+
+def test_unpinned_server_error_names_a_pin_that_fixes_it(tmp_path: Path, run: Run) -> None:
+    project(tmp_path, a=None)
+    assert run("pin").returncode == 0
+    defs_b = write_defs(tmp_path / "b.json")
+    write_config(
+        tmp_path, {"a": stdio_spec("a", tmp_path / "a.json"), "b": stdio_spec("b", defs_b)}
+    )
+    code, _, report, _ = _reports(tmp_path, run)
+    assert code == 2 and report["error_kind"] == "unpinned"
+    [b] = [s for s in report["servers"] if s["name"] == "b"]
+    fix = "mcplock-tui pin --server b"
+    assert fix in b["error"]
+    assert run(*fix.split()[1:]).returncode == 0
+    assert run("--check").returncode == 0
