@@ -248,3 +248,17 @@ def test_unpinned_server_error_names_a_pin_that_fixes_it(tmp_path: Path, run: Ru
     assert fix in b["error"]
     assert run(*fix.split()[1:]).returncode == 0
     assert run("--check").returncode == 0
+
+
+def test_github_annotation_carries_the_stderr_tail() -> None:
+    from mcplock_tui.cli.render import github_annotations
+    from mcplock_tui.core.analysis import Report, ServerReport, Status
+
+    failed = ServerReport(
+        "a", Status.FAILED, error="connection closed", error_kind="crash",
+        stderr_tail=("npm ERR! 404 Not Found", "::warning::forged"),
+    )
+    [line] = github_annotations(Report(servers=(failed,)), "mcplock.lock")
+    assert line.startswith("::error ")
+    assert "%0Alast lines of its stderr:%0Anpm ERR! 404 Not Found%0A::warning::forged" in line
+    assert "\n" not in line

@@ -6,6 +6,10 @@ pointing at ``accept`` and the review app, which show and record each change the
 Findings in what is being pinned are printed as "known", so a poisoned server is never
 pinned silently. Before capture, ``pin`` says which command it is about to run for every
 server whose launch is not the pinned one: capture executes the config's commands.
+
+The one replacement is ``pin --server X --replace``, for a pin that is broken (its hashes
+no longer match, so nothing reads the lockfile): it refuses a pin that reads fine, shows
+what it pins, and records it through the decision service; the other pins stay as they are.
 """
 
 from __future__ import annotations

@@ -335,11 +335,10 @@ def github_annotations(report: Report, lockfile: str) -> list[str]:
     lines: list[str] = []
     for s in report.servers:
         if s.status in (Status.FAILED, Status.UNPINNED):
-            lines.append(
-                _annotation(
-                    "error", lockfile, f"mcplock: {s.name} not checked", f"{s.status}: {s.error}"
-                )
-            )
+            message = f"{s.status}: {s.error}"
+            if s.stderr_tail:  # CI keeps the annotation, not the server's log file
+                message += "\nlast lines of its stderr:\n" + "\n".join(s.stderr_tail)
+            lines.append(_annotation("error", lockfile, f"mcplock: {s.name} not checked", message))
         for c in s.changes:
             level = "error" if c.severity >= report.fail_on else "warning"
             why = "; ".join(r.message for r in c.reasons[:3])
