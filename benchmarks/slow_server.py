@@ -2,7 +2,8 @@
 
 Stdlib ``json`` and ``sys`` only, run with ``python -S``, so twenty of them starting at once
 cost the 2-core machine little CPU of their own and the benchmark measures the checker.
-Usage: python -S slow_server.py DEFS_JSON DELAY_SECONDS
+Usage: python -S slow_server.py DEFS_JSON DELAY_SECONDS [PAGE_SIZE]
+(the definitions file is read once, at start; a page size pages the tools list).
 """
 
 import json
@@ -11,6 +12,7 @@ import time
 
 defs = json.load(open(sys.argv[1], encoding="utf-8"))  # noqa: SIM115 (lives as long as the process)
 delay = float(sys.argv[2])
+page_size = int(sys.argv[3]) if len(sys.argv) > 3 else 0
 lists = {
     "tools/list": "tools",
     "prompts/list": "prompts",
@@ -29,9 +31,15 @@ for line in sys.stdin:
             "serverInfo": defs["serverInfo"],
         }
     elif method in lists:
+        items = defs.get(lists[method], [])
+        result = {lists[method]: items}
         if method == "tools/list":
             time.sleep(delay)
-        result = {lists[method]: defs.get(lists[method], [])}
+            if page_size:
+                start = int(params.get("cursor") or 0)
+                result = {"tools": items[start : start + page_size]}
+                if start + page_size < len(items):
+                    result["nextCursor"] = str(start + page_size)
     else:
         reply = {
             "jsonrpc": "2.0",

@@ -413,6 +413,8 @@ def _build(entry: _Entry, environ: Mapping[str, str], home: Path) -> ServerSpec:
             cwd=None if raw_cwd is None else _resolve_cwd(entry.root, expand(raw_cwd, "cwd")),
             raw_command=raw_command,
             raw_args=raw_args,
+            raw_env=raw_env,
+            raw_cwd=raw_cwd,
         )
     raw_url = _req_str(entry, "url", transport)
     raw_headers = _str_map(entry, "headers")
@@ -431,4 +433,5 @@ def _build(entry: _Entry, environ: Mapping[str, str], home: Path) -> ServerSpec:
         url=url,
         headers={k: expand(v, f"headers.{k}") for k, v in raw_headers.items()},
         raw_url=raw_url,
+        raw_headers=raw_headers,
     )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import os
 import re
 import tempfile
@@ -19,8 +18,7 @@ from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-
+from mcplock_tui import toml_fast
 from mcplock_tui.core import lockfile as lf
 from mcplock_tui.core.canonical import is_hidden
 from mcplock_tui.errors import LockfileError, MCPLockError
@@ -61,17 +59,38 @@ def _swap_cr(value: Any) -> Any:
     return value
 
 
+def _holds_sentinel(doc: Any) -> bool:
+    stack = [doc]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            if _CR_SENTINEL in node:
+                return True
+        elif isinstance(node, dict):
+            if any(_CR_SENTINEL in key for key in node):
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
+def _candidates(doc: dict[str, Any]) -> Iterator[str]:
+    """Multi-line strings first; the single-line form only if that one fails (lazily: each
+    candidate is the size of the whole lockfile)."""
+    if not _holds_sentinel(doc):
+        multiline = toml_fast.dumps(_swap_cr(doc), multiline_strings=True, literal_strings=True)
+        yield multiline.replace(_CR_SENTINEL, "\\r")
+    yield toml_fast.dumps(doc)
+
+
 def dumps(lock: lf.Lockfile) -> str:
     """The exact lockfile text for ``lock``: same input, same bytes."""
     doc = lf.encode(lock)
-    candidates = []
-    if _CR_SENTINEL not in json.dumps(doc, ensure_ascii=False):
-        multiline = tomli_w.dumps(_swap_cr(doc), multiline_strings=True)
-        candidates.append(multiline.replace(_CR_SENTINEL, "\\r"))
-    candidates.append(tomli_w.dumps(doc))
-    for raw in candidates:
+    for raw in _candidates(doc):
         text = _escape_hidden(raw)
-        if tomllib.loads(text) == doc:
+        del raw
+        if toml_fast.loads(text) == doc:
             return HEADER + text
     raise LockfileError("internal error: the lockfile would not read back as written")
 
@@ -79,7 +98,7 @@ def dumps(lock: lf.Lockfile) -> str:
 def parse_toml(text: str, source: str) -> dict[str, Any]:
     """``tomllib.loads`` with every way it can fail on hostile text turned into one message."""
     try:
-        return tomllib.loads(text)
+        return toml_fast.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise LockfileError(f"{source}: not valid TOML: {exc}") from None
     except RecursionError:

@@ -305,8 +305,8 @@ async def test_invalid_utf8_is_replaced_without_hanging(defs_path: Path, log_dir
 async def test_non_json_lines_are_skipped(defs_path: Path, log_dir: Path) -> None:
     result = await capture(stdio_spec("chatty", defs_path, "garbage"), log_dir)
     assert_surface_is(result, default_defs())
-    # three junk lines before each of 10 replies (initialize + 9 list pages)
-    assert result.warnings == ("the server sent 30 lines on stdout that are not JSON-RPC; skipped",)
+    # three junk lines before each of 11 replies (initialize, 9 list pages, one prompts/get)
+    assert result.warnings == ("the server sent 33 lines on stdout that are not JSON-RPC; skipped",)
 
 
 async def test_flood_of_junk_does_not_stall(tmp_path: Path, log_dir: Path) -> None:

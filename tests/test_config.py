@@ -19,7 +19,7 @@ from mcplock_tui.config import (
     load_servers,
 )
 from mcplock_tui.errors import ConfigError
-from mcplock_tui.spec import ServerSpec, Transport
+from mcplock_tui.spec import SEAL_MARK, ServerSpec, Transport
 
 SECRET = "hunter2-Zq9xv"
 BAD_URL = "url: must be an http:// or https:// URL with a host"
@@ -104,6 +104,7 @@ def test_reads_stdio_entry_from_each_client_format(project: Path, rel: str, doc:
             env={"A": "1"},
             raw_command="npx",
             raw_args=("-y", "pkg"),
+            raw_env={"A": "1"},
         )
     ]
 
@@ -129,6 +130,7 @@ def test_reads_remote_entry_from_each_client_format(
             url=url,
             headers={"X": "1"},
             raw_url=url,
+            raw_headers={"X": "1"},
         )
     ]
 
@@ -369,6 +371,8 @@ def test_expands_every_field_and_keeps_raw_strings(project: Path) -> None:
             cwd=str(project / "work"),
             raw_command="${BIN}/srv",
             raw_args=("--token", "${TOK}"),
+            raw_env={"API_KEY": "${TOK}"},
+            raw_cwd="${DIR}",
         ),
         ServerSpec(
             name="remote",
@@ -377,6 +381,7 @@ def test_expands_every_field_and_keeps_raw_strings(project: Path) -> None:
             url=f"https://h.example/mcp?key={SECRET}",
             headers={"Authorization": f"Bearer {SECRET}"},
             raw_url="https://${HOST:-h.example}/mcp?key=${TOK}",
+            raw_headers={"Authorization": "Bearer ${TOK}"},
         ),
     ]
 
@@ -519,7 +524,12 @@ def test_launch_of_expanded_secret_holds_no_secret(
     spec = one(project, body, {"TOK": SECRET})
     reached = [spec.url or "", *spec.args, *spec.env.values(), *spec.headers.values()]
     assert any(SECRET in value for value in reached)  # the secret was really expanded
-    assert spec.launch() == launch
+    # a launch with a hidden part carries a seal of it; the visible text is as before
+    visible, sealed, seal = spec.launch().partition(SEAL_MARK)
+    assert visible == launch
+    url = str(body.get("url", ""))
+    hidden = set(body) & {"env", "headers"} or "<redacted>" in launch or "?" in url or "@" in url
+    assert bool(sealed) == bool(hidden) and (not sealed or len(seal) == 24)
     assert SECRET not in spec.launch()
 
 

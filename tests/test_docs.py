@@ -30,3 +30,29 @@ def test_ci_runs_the_readme_test_command(repo_root: Path) -> None:
     assert lines[marker + 1] == "```sh"
     assert "pytest" in lines[marker + 2]
     assert "ci:test-command" in (repo_root / ".ci" / "run").read_text()
+
+
+def test_every_code_the_readme_names_exists(repo_root: Path) -> None:
+    """The other direction: no stale row, no example naming a rule that is gone."""
+    import re
+
+    text = readme(repo_root)
+    named = set(re.findall(r"\bMCPL-[A-Z]+-\d{3}\b", text))
+    assert named, "the README names rule codes"
+    assert sorted(named - set(all_rules())) == []
+
+
+def test_every_category_row_in_the_readme_exists(repo_root: Path) -> None:
+    import re
+
+    lines = readme(repo_root).splitlines()
+    start = lines.index("| category | when |")
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        found = re.match(r"\| `([^`]+)` \|", line)
+        assert found, line
+        rows.append(found.group(1))
+    assert rows, "the category table has rows"
+    assert sorted(set(rows) - set(CATEGORIES)) == []

@@ -11,8 +11,8 @@ from pathlib import Path
 import anthropic
 import pytest
 
-from mcplock_tui.core.diff import Change, ChangeType
-from mcplock_tui.core.model import Kind, Severity
+from mcplock_tui.core.diff import Change
+from mcplock_tui.core.model import ChangeType, Kind, Severity
 from mcplock_tui.explain.cache import KEY_FILE, VerdictCache
 from mcplock_tui.explain.claude import AnthropicExplainer
 from tests.fake_anthropic import FakeAnthropic, fake_anthropic

@@ -41,7 +41,7 @@ def _sub(pattern: str, repl: str) -> Callable[[str], str]:
     return edit
 
 
-SCHEMA = r'^input_schema = """[\s\S]*?"""$'
+SCHEMA = r"^input_schema = (?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?''')$"  # basic or literal
 
 
 def _server_only(text: str) -> str:
@@ -134,7 +134,7 @@ def test_broken_lockfile_exits_2_on_every_command(
     assert lock.read_bytes() == before, "a broken lockfile is never overwritten"
     code = main(["log", "verify"])
     out = capsys.readouterr()
-    assert code != 0 and "Traceback" not in out.err
+    assert code == 2 and "Traceback" not in out.err  # cannot verify: not "verified, bad"
     assert "lockfile" in out.out + out.err
 
 

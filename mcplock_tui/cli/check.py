@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 from mcplock_tui.capture import capture_sync
+from mcplock_tui.capture.probe import probe_report
 from mcplock_tui.cli.options import lock_path as lock_path_for
 from mcplock_tui.cli.options import read_lock_or_explain, workspace
 from mcplock_tui.cli.progress import CaptureProgress, drift_word
-from mcplock_tui.cli.render import make_console, render_report
 from mcplock_tui.core.analysis import Report, analyze, unreviewed_launch
 from mcplock_tui.core.model import Severity
 from mcplock_tui.core.report import error_json, error_sarif, to_json, to_sarif
@@ -53,6 +53,8 @@ def build_report(
         include_known=True,
         not_started=held,
     )
+    if getattr(args, "probe", False):
+        report = probe_report(report, runnable, captures, timeout=ws.timeout, log_dir=ws.log_dir)
     if getattr(args, "explain", False):
         from mcplock_tui.explain.run import explain_report  # anthropic only when asked
 
@@ -121,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
         _try_error_reports(args, cwd, f"internal error: {type(exc).__name__}: {exc}", "internal")
         raise
     if args.format == "text":
+        from mcplock_tui.cli.render import make_console, render_report  # rich: text output only
+
         if args.output:
             with args.output.open("w", encoding="utf-8") as handle:
                 render_report(

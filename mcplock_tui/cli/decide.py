@@ -10,6 +10,8 @@ Selectors name pinned servers, so they are resolved against the lockfile. A serv
 matched as the longest pinned name that is a prefix (server and item names may contain
 ``/``); ``SERVER/KIND/ITEM`` is tried before ``SERVER/ITEM``, so an item literally named
 ``tool/x`` needs the three-part form (``SERVER/tool/tool/x``) when a tool ``x`` also drifted.
+The item part may be a shell-style glob (``SERVER/*``, ``SERVER/tool/get_*``): an exact name
+still wins, so an item literally named ``get_*`` is selected by itself.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from mcplock_tui.cli.pin import announce_launches
 from mcplock_tui.cli.render import make_console, render_change, safe
 from mcplock_tui.core.analysis import Status, analyze
 from mcplock_tui.core.diff import Change
+from mcplock_tui.core.groups import name_matches
 from mcplock_tui.core.model import CaptureResult, Kind, Surface
 from mcplock_tui.decisions import decide
 from mcplock_tui.errors import CaptureError, ConfigError, DecisionError
@@ -51,8 +54,9 @@ class Selector:
             return False
         if self.item is None:
             return True
-        names = {change.name, change.old_name}
-        return self.item in names and (self.kind is None or change.kind is self.kind)
+        if self.kind is not None and change.kind is not self.kind:
+            return False
+        return name_matches(self.item, change.name) or name_matches(self.item, change.old_name)
 
 
 def parse_selector(text: str, servers: Iterable[str]) -> list[Selector]:
@@ -93,15 +97,23 @@ def select_changes(
         readings = parse_selector(text, names)
         for reading in readings:
             hits = [c for c in changes if reading.matches(c)]
-            if skip_rejected and reading.item is None:
-                for c in (c for c in hits if c.rejection is not None):
-                    notes.append(
-                        f"skipped {c.id}: rejected in review; name it "
-                        f"(`{c.server}/{c.kind.value}/{c.name}`) or add --include-rejected "
-                        "to accept it"
-                    )
-                hits = [c for c in hits if c.rejection is None]
-                if not hits:
+            exact = [c for c in hits if reading.item in (c.name, c.old_name)]
+            hits = exact or hits  # a name that merely looks like a glob selects itself
+            if skip_rejected:  # a server or a glob never overrides a rejection; a name does
+                skipped = {
+                    c.id
+                    for c in hits
+                    if c.rejection is not None and reading.item not in (c.name, c.old_name)
+                }
+                notes.extend(
+                    f"skipped {c.id}: rejected in review; name it "
+                    f"(`{c.server}/{c.kind.value}/{c.name}`) or add --include-rejected "
+                    "to accept it"
+                    for c in hits
+                    if c.id in skipped
+                )
+                hits = [c for c in hits if c.id not in skipped]
+                if skipped and not hits:
                     break
             if hits:
                 picked.update((c.id, c) for c in hits)

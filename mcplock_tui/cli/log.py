@@ -34,6 +34,7 @@ from mcplock_tui.storage import read_lockfile, write_text_atomic
 
 EXIT_OK = 0
 EXIT_FAILED = 1
+EXIT_CANNOT_VERIFY = 2
 
 
 def run(args: argparse.Namespace) -> int:
@@ -146,7 +147,11 @@ def verify(args: argparse.Namespace, path: Path) -> int:
         lock, extra = None, (f"lockfile: {exc}",)
     result = verify_log(path, lock, check_lock=not extra)
     if extra:
+        # The log's own problems are still shown, but a lockfile that cannot be read cannot
+        # be verified against it: that is "could not check" (2), not "checked, failed" (1).
         result = Verification(result.records, (*result.problems, *extra), result.keys)
+        _report(result, "decision log", "")
+        return EXIT_CANNOT_VERIFY
     return _report(result, "decision log", "; the lockfile agrees with the last decisions")
 
 

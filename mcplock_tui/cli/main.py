@@ -77,6 +77,9 @@ def _add_check_options(parser: argparse.ArgumentParser, *, suppress: bool = Fals
                         help="also write a SARIF report to FILE (one capture, two reports)")
     parser.add_argument("--fail-on", choices=SEVERITIES, default=d(None),
                         help="lowest severity that fails the check (default: policy, else high)")
+    parser.add_argument("--probe", action="store_true", default=d(False),
+                        help="also capture each server as Claude Code, Cursor and VS Code, listing "
+                             "twice; any difference is critical (bait-and-switch)")
     parser.add_argument("--explain", action="store_true", default=d(False),
                         help="ask Claude for an advisory verdict on each change (needs ANTHROPIC_API_KEY)")
     parser.add_argument("--model", default=d(None),
@@ -92,7 +95,8 @@ def _add_decision_parsers(sub: Any) -> None:
         )
         decide.add_argument("selectors", nargs="+", metavar="SELECTOR",
                             help="SERVER, SERVER/ITEM or SERVER/KIND/ITEM (KIND: tool, prompt, "
-                                 "resource, resource_template, instructions, server)")
+                                 "resource, resource_template, instructions, server); ITEM may "
+                                 "be a glob: SERVER/*, SERVER/tool/get_*")
         decide.add_argument("--dry-run", action="store_true",
                             help="show what would change; write nothing")
         decide.add_argument("--note", required=name == "reject", metavar="TEXT",

@@ -12,16 +12,15 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import IO
+from typing import IO, TYPE_CHECKING, Any
 
-from rich.console import Console, Group
-from rich.live import Live
-from rich.text import Text
-
-from mcplock_tui.cli.render import safe
 from mcplock_tui.core.diff import diff_surfaces
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.model import CaptureResult
+
+if TYPE_CHECKING:
+    from rich.console import Group
+    from rich.text import Text
 
 Judge = Callable[[CaptureResult], str]
 """The word after the tool count for a captured server (``clean``, ``drift``, ``unpinned``)."""
@@ -61,8 +60,11 @@ class CaptureProgress:
         self.judge = judge
         self.started = time.monotonic()
         self.done: dict[str, Text] = {}
-        self.live: Live | None = None
+        self.live: Any = None  # rich's Live; rich is imported only when it is shown
         if wanted(stream) and self.names:
+            from rich.console import Console
+            from rich.live import Live
+
             console = Console(file=stream, highlight=False, markup=False, emoji=False)
             self.live = Live(self, console=console, refresh_per_second=8, transient=False)
 
@@ -82,11 +84,16 @@ class CaptureProgress:
 
     def finished(self, result: CaptureResult) -> None:
         """``on_result`` for :func:`~mcplock_tui.capture.runner.capture_all`."""
+        if self.live is None:  # nothing is shown: rich is never imported
+            return
         self.done[result.name] = self._line(result)
-        if self.live is not None:
-            self.live.refresh()
+        self.live.refresh()
 
     def _line(self, result: CaptureResult) -> Text:
+        from rich.text import Text
+
+        from mcplock_tui.cli.render import safe
+
         name = safe(result.name, "bold")
         took = f"  {result.duration:.1f} s"
         surface = result.surface
@@ -102,6 +109,11 @@ class CaptureProgress:
         )
 
     def __rich__(self) -> Group:
+        from rich.console import Group
+        from rich.text import Text
+
+        from mcplock_tui.cli.render import safe
+
         waited = time.monotonic() - self.started
         rows = [
             self.done.get(n)

@@ -24,7 +24,8 @@ from rich.text import Text
 from mcplock_tui.core.analysis import Report, ServerReport, Status, band_counts
 from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.diff import MISSING, Change
-from mcplock_tui.core.model import Finding, Severity, text_at
+from mcplock_tui.core.groups import Group, change_order, group_changes
+from mcplock_tui.core.model import Finding, Origin, Severity, text_at
 
 SEVERITY_STYLE = {
     Severity.CRITICAL: "bold white on red",
@@ -129,7 +130,7 @@ def render_change(console: Console, c: Change) -> None:
         )
     console.print(head)
     for r in c.reasons:
-        if r.category.startswith("MCPL-"):
+        if r.origin is not Origin.DRIFT:  # findings print below, with their excerpt
             continue
         console.print(Text.assemble("    · ", safe(r.message), (f"  [{r.category}]", "dim")))
     for f in c.findings:
@@ -196,7 +197,11 @@ def _summary(changes: list[Change]) -> str:
     counts = band_counts(changes)
     parts = [f"{counts[s]} {s.label}" for s in sorted(Severity, reverse=True) if counts[s]]
     noun = "change" if len(changes) == 1 else "changes"
-    return f"{len(changes)} {noun}" + (f" ({', '.join(parts)})" if parts else "")
+    text = f"{len(changes)} {noun}" + (f" ({', '.join(parts)})" if parts else "")
+    groups = group_changes(changes)
+    if groups:
+        text += " · " + "; ".join(visible(g.label) for g in groups)
+    return text
 
 
 def _known_summary(report: Report) -> str:
@@ -227,6 +232,44 @@ def known_finding_line(f: Finding, suffix: str = "") -> Text:
     )
 
 
+_GROUP_NAMES_SHOWN = 6
+
+
+def render_group(console: Console, g: Group) -> None:
+    """One line for alike changes, the first in full, then the others by name only."""
+    console.print(
+        Text.assemble(
+            "  ",
+            (f" {g.severity.label.upper()} ", SEVERITY_STYLE[g.severity]),
+            "  ",
+            safe(g.label, "bold"),
+            ("  (select all: ", "dim"),
+            safe(g.selector, "dim"),
+            (")", "dim"),
+        )
+    )
+    first, *rest = g.members
+    render_change(console, first)
+    names = [c.name for c in rest]
+    shown = names if len(names) <= _GROUP_NAMES_SHOWN else [*names[:5], "…", names[-1]]
+    console.print(
+        Text.assemble(
+            f"    and {len(rest)} more like it: ", Text(", ").join(safe(n) for n in shown)
+        )
+    )
+
+
+def render_changes(console: Console, changes: Sequence[Change]) -> None:
+    """Groups of alike changes first (one line each), then every other change."""
+    groups = group_changes(changes)
+    grouped = {c.id for g in groups for c in g.members}
+    for g in groups:
+        render_group(console, g)
+    for c in sorted(changes, key=change_order):
+        if c.id not in grouped:
+            render_change(console, c)
+
+
 def render_server(console: Console, s: ServerReport) -> None:
     if s.status == Status.CLEAN:
         console.print(Text.assemble(("✓ ", "green"), safe(s.name, "bold"), "  clean"))
@@ -234,8 +277,7 @@ def render_server(console: Console, s: ServerReport) -> None:
         console.print(
             Text.assemble(("✗ ", "red"), safe(s.name, "bold"), "  ", _summary(list(s.changes)))
         )
-        for c in sorted(s.changes, key=lambda c: (-c.severity, c.kind.value, c.name)):
-            render_change(console, c)
+        render_changes(console, s.changes)
     elif s.status == Status.UNCONFIGURED:
         console.print(
             Text.assemble(
@@ -255,6 +297,9 @@ def render_server(console: Console, s: ServerReport) -> None:
         if s.stderr_log:
             console.print(Text.assemble("    server log: ", safe(s.stderr_log)))
         render_stderr_tail(console, s.stderr_tail)
+    if s.new_hosts:
+        shown = Text(", ").join(safe(h, "bold") for h in s.new_hosts)
+        console.print(Text.assemble("    new outbound hosts: ", shown))
     for w in s.warnings:
         console.print(Text.assemble("    warning: ", safe(w)))
     for f in s.known_findings:

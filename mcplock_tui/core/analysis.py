@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 
 from mcplock_tui.core.diff import Change, diff_surfaces
 from mcplock_tui.core.grade import GradeContext, grade_changes, known_hosts, scan_surface
+from mcplock_tui.core.hosts import item_hosts
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import CaptureResult, Finding, Severity, Surface
 from mcplock_tui.core.policy import Policy
@@ -25,7 +26,9 @@ class ExitCode(IntEnum):
     CANNOT_CHECK = 2
 
 
-class Status:
+class Status(StrEnum):
+    """A server's outcome in a report; the values are the JSON report's ``status`` strings."""
+
     CLEAN = "clean"
     DRIFT = "drift"
     FAILED = "failed"
@@ -38,7 +41,7 @@ class Status:
 @dataclass(frozen=True, slots=True)
 class ServerReport:
     name: str
-    status: str
+    status: Status
     error: str | None = None
     error_kind: str | None = None
     changes: tuple[Change, ...] = ()
@@ -49,6 +52,8 @@ class ServerReport:
     stderr_log: str | None = None
     stderr_tail: tuple[str, ...] = ()
     """For a failed server: the last lines of its stderr (escaped, redacted, capped)."""
+    new_hosts: tuple[str, ...] = ()
+    """Network hosts the live surface names that the pinned one does not (sorted)."""
     pinned_launch: str | None = None
     """For ``launch-changed``: the reviewed launch, as pinned."""
     launch: str | None = None
@@ -191,12 +196,25 @@ def report_for(
         own_tools=frozenset(pin.surface.tools) | frozenset(result.surface.tools),
     )
     report = analyze_server(name, pin, result.surface, ctx, include_known=include_known)
-    return replace(report, warnings=warnings, stderr_log=result.stderr_log)
+    # A host can only be new in a changed item, so the live surface need not be walked whole.
+    named = {h for c in report.changes for h in item_hosts(c.kind, c.new)}
+    hosts = tuple(sorted(named - ctx.known_hosts))
+    return replace(report, warnings=warnings, stderr_log=result.stderr_log, new_hosts=hosts)
 
 
 def pinned_launch(pin: ServerPin) -> str | None:
     value = pin.surface.server.get("launch")
     return value if isinstance(value, str) else None
+
+
+_SEAL_MARK = "  sealed: "
+"""What ``ServerSpec.launch`` puts before the seal of the parts its text does not show."""
+
+
+def _visible(launch: str) -> str:
+    """The launch text without its seal."""
+    head, mark, _ = launch.rpartition(_SEAL_MARK)
+    return head if mark else launch
 
 
 def unreviewed_launch(name: str, launch: str, lock: Lockfile) -> ServerReport | None:
@@ -218,11 +236,20 @@ def unreviewed_launch(name: str, launch: str, lock: Lockfile) -> ServerReport | 
     old = pinned_launch(pin)
     if old == launch:
         return None
+    what, advice = "differently from its pin", "review the new command"
+    hidden = "(a redacted argument, an env value, a header value or the working directory)"
+    if old is not None and _visible(old) == _visible(launch):
+        if _SEAL_MARK in old:
+            what = f"differently from its pin: a hidden part of the launch changed {hidden}"
+        else:  # pinned before launches were sealed: the hidden parts were never compared
+            what = f"with hidden parts {hidden} that its pin, made before launches were sealed, "
+            what += "does not cover"
+            advice = "read them in the config"
     return ServerReport(
         name,
         Status.LAUNCH_CHANGED,
-        error="the config launches this server differently from its pin, so it was not "
-        f"started; review the new command, then `mcplock-tui accept {name}/server` locally",
+        error=f"the config launches this server {what}, so it was not started; {advice}, "
+        f"then `mcplock-tui accept {name}/server` locally",
         error_kind="launch-changed",
         pinned_launch=old,
         launch=launch,

@@ -12,6 +12,7 @@ import hashlib
 import json
 import re
 import unicodedata
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -95,6 +96,46 @@ def canon_json(value: Any) -> str:
 
 def digest(value: Any) -> str:
     return "sha256:" + hashlib.sha256(canon_json(value).encode("ascii")).hexdigest()
+
+
+def _digest_text(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def member_digests(
+    item: Mapping[str, Any], groups: Mapping[str, tuple[str, ...]]
+) -> dict[str, str]:
+    """``digest(item)`` as ``"hash"``, plus a digest of each named sub-object of its keys.
+
+    Each top-level value is canonicalised once: the canonical JSON of an object is its
+    members' canonical forms joined in key order, so the whole item and every group are
+    assembled from the same pieces instead of encoding a schema two or three times. A
+    group of one key digests that value itself (``null`` when absent); a longer group
+    digests the object of the keys present. Same bytes, same hashes as :func:`digest`.
+    """
+    if not all(isinstance(key, str) for key in item):
+        return {"hash": digest(item)} | {
+            name: digest(_group_value(item, keys)) for name, keys in groups.items()
+        }
+    pieces = {key: canon_json(value) for key, value in item.items()}
+    names = {key: canon_json(key) for key in item}
+
+    def obj(keys: list[str]) -> str:
+        return "{" + ",".join(f"{names[k]}:{pieces[k]}" for k in sorted(keys)) + "}"
+
+    out = {"hash": _digest_text(obj(list(item)))}
+    for name, keys in groups.items():
+        if len(keys) == 1:
+            out[name] = _digest_text(pieces.get(keys[0], "null"))
+        else:
+            out[name] = _digest_text(obj([k for k in keys if k in item]))
+    return out
+
+
+def _group_value(item: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
+    if len(keys) == 1:
+        return item.get(keys[0])
+    return {k: item[k] for k in keys if k in item}
 
 
 def _json_escape(ch: str) -> str:

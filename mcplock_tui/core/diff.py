@@ -23,10 +23,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcplock_tui.core.canonical import canon_json, digest
+from mcplock_tui.core.groups import natural_key
 from mcplock_tui.core.lockfile import Rejection
 from mcplock_tui.core.model import (
     ITEM_KINDS,
     JSON,
+    PROMPT_MESSAGES_KEY,
     SINGLETON_KINDS,
     ChangeType,
     Finding,
@@ -135,6 +137,17 @@ def _walk(old: JSON, new: JSON, path: str) -> Iterator[FieldChange]:
             yield from _walk(old.get(key, MISSING), new.get(key, MISSING), sub)
         return
     if isinstance(old, list) and isinstance(new, list):
+        if path == PROMPT_MESSAGES_KEY:  # prompt messages: compared turn by turn, as text
+            # Leaf by leaf while a turn keeps its shape; a turn whose text moved between keys
+            # is one change of the turn, not a removal plus an addition of the same words.
+            for i in range(max(len(old), len(new))):
+                before = old[i] if i < len(old) else MISSING
+                after = new[i] if i < len(new) else MISSING
+                if _same_shape(before, after):
+                    yield from _walk(before, after, f"{path}[{i}]")
+                elif before is MISSING or after is MISSING or canon_json(before) != canon_json(after):
+                    yield FieldChange(f"{path}[{i}]", before, after)
+            return
         if path.endswith(_SET_LIKE) and all(isinstance(v, str) for v in (*old, *new)):
             if set(old) != set(new):
                 yield FieldChange(path, old, new)
@@ -150,6 +163,17 @@ def _walk(old: JSON, new: JSON, path: str) -> Iterator[FieldChange]:
         return
     if old is MISSING or new is MISSING or canon_json(old) != canon_json(new):
         yield FieldChange(path, old, new)
+
+
+def _same_shape(a: Any, b: Any, depth: int = 0) -> bool:
+    """Same keys at every level and the same kinds of value (strings may differ)."""
+    if depth > 50:
+        return False
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_shape(a[k], b[k], depth + 1) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same_shape(x, y, depth + 1) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a is not MISSING
 
 
 def _named(values: list[Any]) -> bool:
@@ -323,7 +347,7 @@ def _pair_renames(
 
 
 def diff_surfaces(server: str, old: Surface, new: Surface) -> list[Change]:
-    """Ungraded changes, in a stable order (kind, then name)."""
+    """Ungraded changes, in a stable order (kind, then name in natural order)."""
     changes: list[Change] = []
     for kind in ITEM_KINDS:
         before, after = old.items(kind), new.items(kind)
@@ -379,5 +403,5 @@ def diff_surfaces(server: str, old: Surface, new: Surface) -> list[Change]:
         if a is not None and b is not None and not fields:
             continue
         changes.append(Change(server, kind, kind.value, change, a, b, fields=fields))
-    changes.sort(key=lambda c: (list(Kind).index(c.kind), c.name))
+    changes.sort(key=lambda c: (list(Kind).index(c.kind), natural_key(c.name)))
     return changes

@@ -21,8 +21,18 @@ from typing import Any
 from mcplock_tui.core.canonical import has_hidden
 from mcplock_tui.core.detectors import ScanContext, scan_item, skeleton
 from mcplock_tui.core.diff import Change
+from mcplock_tui.core.hosts import URI_FIELDS, item_hosts, surface_hosts
 from mcplock_tui.core.lint import lint_drift
-from mcplock_tui.core.model import JSON, ChangeType, Finding, Kind, Reason, Severity, Surface
+from mcplock_tui.core.model import (
+    JSON,
+    ChangeType,
+    Finding,
+    Kind,
+    Origin,
+    Reason,
+    Severity,
+    Surface,
+)
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.core.rules import get_rule
 from mcplock_tui.core.severity import hosts_of, structural_reasons
@@ -35,7 +45,7 @@ class GradeContext:
     """Tools of the other configured servers: name -> server."""
     policy: Policy = field(default_factory=Policy)
     known_hosts: frozenset[str] = frozenset()
-    """Hosts the pinned resources and templates already point at."""
+    """Hosts the pinned surface already names (resource URIs, URLs in any text)."""
     own_tools: frozenset[str] = frozenset()
     """This server's own tool names (pinned and live): naming them is not steering."""
 
@@ -120,12 +130,23 @@ def _bounded(change: Change, spent: int) -> tuple[_Bounded, int]:
 
 
 def known_hosts(surface: Surface) -> frozenset[str]:
-    hosts: set[str] = set()
-    for item in surface.resources.values():
-        hosts |= hosts_of(item.get("uri"))
-    for item in surface.resource_templates.values():
-        hosts |= hosts_of(item.get("uriTemplate"))
-    return frozenset(hosts)
+    """Every host the pinned surface names, in any field (see :mod:`.hosts`)."""
+    return surface_hosts(surface)
+
+
+def _host_reasons(change: Change, known: frozenset[str]) -> list[Reason]:
+    """Hosts that text, defaults or metadata name for the first time (URIs are graded
+    structurally, so a resource's own host is not repeated here)."""
+    if change.new is None:
+        return []
+    before = item_hosts(change.kind, change.old)
+    uri_key = URI_FIELDS.get(change.kind)
+    own = hosts_of(change.new.get(uri_key)) if uri_key else set()
+    return [
+        Reason("host-added", Severity.HIGH, f"names new outbound host {host}", path)
+        for host, path in sorted(item_hosts(change.kind, change.new).items())
+        if host not in before and host not in known and host not in own
+    ]
 
 
 def item_findings(
@@ -263,7 +284,8 @@ def _identity(change: Change) -> list[Reason]:
 
 def _finding_reason(f: Finding, policy: Policy) -> Reason:
     rule = get_rule(f.code)
-    reason = Reason(f.code, f.severity, f"{f.code}: {f.message}", f.path)
+    origin = Origin.LINT if rule is not None and rule.family == "lint" else Origin.DETECTOR
+    reason = Reason(f.code, f.severity, f"{f.code}: {f.message}", f.path, origin)
     return replace(reason, severity=policy.severity(reason, rule.family if rule else ""))
 
 
@@ -306,6 +328,7 @@ def grade_changes(
                 *_shadowing(change, ctx, siblings),
                 *_identity(change),
                 *view.notes,
+                *_host_reasons(change, ctx.known_hosts),
             )
         ]
         finding_reasons = [_finding_reason(f, ctx.policy) for f in kept]

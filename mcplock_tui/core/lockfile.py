@@ -12,6 +12,13 @@ Layout (``version = 1``)::
     [servers.NAME.prompts."P"] / [servers.NAME.resources."URI"] / [servers.NAME.resource_templates."T"]
     [[servers.NAME.rejected]]        kind, name, hash, note: a reviewed-and-refused definition
     [log]                            seq, head: the decision log's last record when it was written
+    servers.NAME.hosts               every network host the pinned surface names (sorted)
+
+``hosts`` is written for the reviewer of a lockfile diff, who sees a new host as one new
+line. It is derived from the pinned definitions on every write and never trusted on read:
+grading derives the known hosts from the hash-checked definitions, so adding a host to the
+list by hand whitelists nothing. A lockfile without it (written before it existed) reads
+the same; the field is added on the next write, without a format version change.
 
 Each item is split into readable fields and recombined on read; the recombined item must
 hash to the stored ``hash`` or the file is refused, so a hand edit cannot silently change
@@ -26,9 +33,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcplock_tui.core.canonical import HASH_MODEL, digest, pretty_json
+from mcplock_tui.core.canonical import HASH_MODEL, digest, member_digests, pretty_json
 from mcplock_tui.core.errors import LockfileError, PinHashError
-from mcplock_tui.core.model import ITEM_KINDS, JSON, Kind, Surface
+from mcplock_tui.core.hosts import surface_hosts
+from mcplock_tui.core.model import ITEM_KINDS, JSON, PROMPT_MESSAGES_KEY, Kind, Surface
 from mcplock_tui.core.surface import MAX_DEPTH
 
 LOCKFILE_VERSION = 1
@@ -61,7 +69,7 @@ _JSON_FIELDS: dict[Kind, tuple[tuple[str, str], ...]] = {
         ("outputSchema", "output_schema"),
         ("annotations", "annotations"),
     ),
-    Kind.PROMPT: (("arguments", "arguments"),),
+    Kind.PROMPT: (("arguments", "arguments"), (PROMPT_MESSAGES_KEY, "messages")),
     Kind.RESOURCE: (),
     Kind.RESOURCE_TEMPLATE: (),
     Kind.INSTRUCTIONS: (),
@@ -77,16 +85,20 @@ _TABLE: dict[Kind, str] = {
 
 def item_hashes(kind: Kind, item: Mapping[str, JSON]) -> dict[str, str]:
     """The hash set of one item: the whole item plus the parts a reviewer asks about."""
-    hashes = {"hash": digest(item)}
-    if kind in ITEM_KINDS:
-        hashes["description_hash"] = digest(item.get("description"))
-    if kind is Kind.TOOL:
-        schemas = {k: item[k] for k in ("inputSchema", "outputSchema") if k in item}
-        hashes["schema_hash"] = digest(schemas)
-        hashes["annotations_hash"] = digest(item.get("annotations"))
-    elif kind is Kind.PROMPT:
-        hashes["arguments_hash"] = digest(item.get("arguments"))
-    return hashes
+    return member_digests(item, _HASH_GROUPS.get(kind, {}))
+
+
+_HASH_GROUPS: dict[Kind, dict[str, tuple[str, ...]]] = {
+    Kind.TOOL: {
+        "description_hash": ("description",),
+        "schema_hash": ("inputSchema", "outputSchema"),
+        "annotations_hash": ("annotations",),
+    },
+    Kind.PROMPT: {"description_hash": ("description",), "arguments_hash": ("arguments",)},
+    Kind.RESOURCE: {"description_hash": ("description",)},
+    Kind.RESOURCE_TEMPLATE: {"description_hash": ("description",)},
+}
+"""The partial hashes of each kind: one key digests that value, more digest their object."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +226,9 @@ def encode(lock: Lockfile) -> dict[str, Any]:
             items = surface.items(kind)
             if items:
                 table[_TABLE[kind]] = {key: _encode_item(kind, items[key]) for key in sorted(items)}
+        hosts = surface_hosts(surface)
+        if hosts:
+            table["hosts"] = sorted(hosts)
         if pin.rejected:
             table["rejected"] = [
                 {"kind": r.kind.value, "name": r.name, "hash": r.hash, "note": r.note}
@@ -279,6 +294,9 @@ def _decode_server(table: Any, where: str) -> ServerPin:
             key: _decode_item(kind, value, f"{where}.{_TABLE[kind]}.{key}")
             for key, value in raw_items.items()
         }
+    hosts = table.get("hosts", [])
+    if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
+        raise LockfileError(f"{where}.hosts: expected a list of host names")
     raw_rejected = table.get("rejected", [])
     if not isinstance(raw_rejected, list):
         raise LockfileError(f"{where}.rejected: expected an array of tables")

@@ -55,6 +55,30 @@ SINGLETON_KINDS: tuple[Kind, ...] = (Kind.INSTRUCTIONS, Kind.SERVER)
 """Kinds that exist once per server; their item name is the kind itself."""
 
 
+PROMPT_MESSAGES_KEY = "messages"
+"""Prompt item key holding what ``prompts/get`` returned (argument-less prompts only)."""
+PROMPT_OVERFLOW_KEY = "messagesOverflow"
+"""Prompt item key set when those messages were cut to size: full size and digest."""
+PROMPT_LISTED_KEY = "messages (prompts/list)"
+"""Where a ``messages`` key that ``prompts/list`` itself sent is kept, so ours never mixes."""
+
+
+def as_listed(kind: Kind, item: Mapping[str, JSON]) -> Mapping[str, JSON]:
+    """An item as its ``*/list`` reply carried it: without what ``prompts/get`` added.
+
+    What a runtime relay sees in a listing is compared with this form of the pin.
+    """
+    if kind is not Kind.PROMPT or not (
+        PROMPT_MESSAGES_KEY in item or PROMPT_OVERFLOW_KEY in item or PROMPT_LISTED_KEY in item
+    ):
+        return item
+    drop = (PROMPT_MESSAGES_KEY, PROMPT_OVERFLOW_KEY, PROMPT_LISTED_KEY)
+    out = {k: v for k, v in item.items() if k not in drop}
+    if PROMPT_LISTED_KEY in item:
+        out[PROMPT_MESSAGES_KEY] = item[PROMPT_LISTED_KEY]
+    return out
+
+
 class ChangeType(StrEnum):
     ADDED = "added"
     REMOVED = "removed"
@@ -85,6 +109,19 @@ class Finding:
         return (self.code, self.server, self.kind, self.item, self.path + "\0" + self.excerpt)
 
 
+class Origin(StrEnum):
+    """Which part of the product gave a reason."""
+
+    DRIFT = "drift"
+    """A rule of the severity model about what changed (``annotation-loosened``)."""
+    DETECTOR = "detector"
+    """An injection detector's finding in new text (``MCPL-INJ-…``)."""
+    LINT = "lint"
+    """A lint finding (``MCPL-LINT-…``)."""
+    RUNTIME = "runtime"
+    """Something the runtime guard saw."""
+
+
 @dataclass(frozen=True, slots=True)
 class Reason:
     """Why a change got its band: one rule of the severity model, or one finding."""
@@ -94,6 +131,12 @@ class Reason:
     severity: Severity
     message: str
     path: str = ""
+    origin: Origin = Origin.DRIFT
+
+    @property
+    def code(self) -> str:
+        """The stable code: a drift category or a rule code (the same as ``category``)."""
+        return self.category
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,9 +6,11 @@ suppression must carry a written reason, so the report can say why a finding is 
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+from functools import cache
 from typing import Any
 
 from mcplock_tui.core.errors import ConfigError
@@ -71,6 +73,30 @@ def _severity(value: Any, where: str) -> Severity:
         raise ConfigError(f"{where}: {exc}") from None
 
 
+@cache
+def known_policy_names() -> frozenset[str]:
+    """Every name a policy may use: rule codes, rule families and drift reason categories."""
+    from mcplock_tui.core.rules import all_rules  # the registries import the grading modules
+    from mcplock_tui.core.severity import CATEGORIES
+
+    rules = all_rules()
+    return frozenset({*rules, *(r.family for r in rules.values()), *CATEGORIES})
+
+
+def _known_rule_codes() -> frozenset[str]:
+    from mcplock_tui.core.rules import all_rules
+
+    return frozenset(all_rules())
+
+
+def _check_name(name: str, valid: frozenset[str], what: str, where: str) -> None:
+    if name in valid:
+        return
+    near = difflib.get_close_matches(name, sorted(valid), n=1, cutoff=0.6)
+    hint = f"; did you mean {near[0]!r}?" if near else " (see README: Policy)"
+    raise ConfigError(f"{where}: unknown {what} {name!r}{hint}")
+
+
 def parse_policy(table: Mapping[str, Any], source: str) -> Policy:
     """Validate a ``[policy]`` table; errors name the file and key."""
     known = {"fail_on", "fail_on_known", "severity", "suppress"}
@@ -88,6 +114,11 @@ def parse_policy(table: Mapping[str, Any], source: str) -> Policy:
     overrides_raw = table.get("severity", {})
     if not isinstance(overrides_raw, dict):
         raise ConfigError(f"{source}: policy.severity must be a table of category = severity")
+    for key in overrides_raw:
+        _check_name(
+            str(key), known_policy_names(), "rule code, family or reason category",
+            f"{source}: policy.severity",
+        )
     overrides = {
         str(k): _severity(v, f"{source}: policy.severity.{k}") for k, v in overrides_raw.items()
     }
@@ -106,6 +137,8 @@ def parse_policy(table: Mapping[str, Any], source: str) -> Policy:
             raise ConfigError(f'{where}: \'target\' ("server" or "server/tool") is required')
         if not isinstance(reason, str) or not reason.strip():
             raise ConfigError(f"{where}: 'reason' is required: say why this finding is acceptable")
+        if code != "*":
+            _check_name(code, _known_rule_codes(), "rule code", where)
         suppressions.append(Suppression(code, target, reason.strip()))
     return Policy(
         fail_on=fail_on,

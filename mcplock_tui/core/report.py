@@ -13,7 +13,8 @@ from typing import Any
 from mcplock_tui import __version__
 from mcplock_tui.core.analysis import ExitCode, Report, ServerReport, Status
 from mcplock_tui.core.diff import MISSING, Change
-from mcplock_tui.core.model import Finding, Kind, Reason, Severity
+from mcplock_tui.core.groups import Group, group_changes
+from mcplock_tui.core.model import Finding, Kind, Origin, Reason, Severity
 from mcplock_tui.core.rules import all_rules
 from mcplock_tui.core.severity import CATEGORIES
 
@@ -89,6 +90,7 @@ def server_json(s: ServerReport) -> dict[str, Any]:
         "stderr_log": s.stderr_log,
         "stderr_tail": list(s.stderr_tail),
         "warnings": list(s.warnings),
+        "new_hosts": list(s.new_hosts),
         "pinned_launch": s.pinned_launch,
         "launch": s.launch,
         "changes": [change_json(c) for c in s.changes],
@@ -123,6 +125,23 @@ def to_json(report: Report, lockfile: str) -> dict[str, Any]:
         "exit_code": int(report.exit_code()),
         "summary": {s.label: counts[s] for s in sorted(Severity, reverse=True)},
         "servers": [server_json(s) for s in report.servers],
+        "groups": [group_json(g) for s in report.servers for g in group_changes(s.changes)],
+    }
+
+
+def group_json(g: Group) -> dict[str, Any]:
+    """Alike changes listed once; each member is still in its server's ``changes``."""
+    return {
+        "id": g.id,
+        "label": g.label,
+        "selector": g.selector,
+        "server": g.server,
+        "kind": g.kind.value,
+        "change": g.change,
+        "pattern": g.pattern,
+        "severity": g.severity.label,
+        "count": len(g.members),
+        "members": [c.id for c in g.members],
     }
 
 
@@ -220,11 +239,7 @@ def to_sarif(report: Report, lockfile: str, lockfile_text: str) -> dict[str, Any
             )
         for c in server.changes:
             top = c.reasons[0] if c.reasons else Reason("changed", c.severity, "changed")
-            rule_id = (
-                f"MCPL-DRIFT-{top.category}"
-                if not top.category.startswith("MCPL-")
-                else top.category
-            )
+            rule_id = f"MCPL-DRIFT-{top.code}" if top.origin is Origin.DRIFT else top.code
             rules.setdefault(rule_id, _rule_meta(rule_id, top.severity, top.message))
             text = (
                 f"{c.server}: {c.kind.value} {c.name!r} {c.change.value} ({c.severity.label}): "

@@ -135,7 +135,9 @@ def shape(raw: Any) -> Any:
     if isinstance(deps, dict):
         for name, dep in deps.items():
             target = "dependentRequired" if isinstance(dep, list) else "dependentSchemas"
-            s.setdefault(target, {}).setdefault(name, dep)
+            if not isinstance(s.get(target), dict):  # hostile: `"dependentRequired": null`
+                s[target] = {}
+            s[target].setdefault(name, dep)
     elif deps is not None:
         s["dependencies"] = deps
     for key in ("anyOf", "allOf"):

@@ -19,7 +19,16 @@ from urllib.parse import urlsplit
 
 from mcplock_tui.core.canonical import canon_json
 from mcplock_tui.core.diff import MISSING, Change, FieldChange
-from mcplock_tui.core.model import JSON, ChangeType, Kind, Reason, Severity
+from mcplock_tui.core.hosts import uri_hosts
+from mcplock_tui.core.model import (
+    JSON,
+    PROMPT_MESSAGES_KEY,
+    PROMPT_OVERFLOW_KEY,
+    ChangeType,
+    Kind,
+    Reason,
+    Severity,
+)
 from mcplock_tui.core.schema_grade import schema_reasons
 from mcplock_tui.core.text_grade import added_text_reason, classify_text, text_reason, title_reason
 
@@ -58,7 +67,7 @@ CATEGORIES: dict[str, str] = {
     "prompt-added": "a new prompt, graded by its text",
     "resource-added": "a new resource on a known host",
     "resource_template-added": "a new resource template on a known host",
-    "host-added": "a resource or template points at a new network host (custom schemes such as memory:// name no host)",
+    "host-added": "a new outbound host: a resource or template points at it, or a URL in any text or default names it",
     "uri-changed": "a resource URI changed on a known host (high when its scheme changes, low for http to https)",
     "tool-removed": "a tool was removed",
     "prompt-removed": "a prompt was removed",
@@ -72,6 +81,7 @@ CATEGORIES: dict[str, str] = {
     "server-metadata": "other server info, protocol version or capabilities changed (medium for a downgrade or a gained change notification)",
     "launch-changed": "the launch command or URL changed",
     "analysis-capped": "text too long to analyse whole, or the server's analysis budget was spent: graded high, never a silent pass",
+    "probe-mismatch": "with --probe: the server answered a common client's identity, or a second listing, differently (critical)",
     "changed": "anything else",
 }
 """Every reason category the model emits; a policy may move any of them to another band."""
@@ -356,36 +366,11 @@ def _cj(value: Any) -> str | None:
     return None if value is MISSING else canon_json(value)
 
 
-_LOCAL_SCHEMES = frozenset({"file", "memory", "test", "data", "urn", "mem", "internal"})
 
 
 def hosts_of(value: Any) -> set[str]:
-    """The network host a URI names; a custom scheme's authority (``memory://graph``) is none.
-
-    A scheme is read as reaching the network unless it is a known local one or carries no
-    dot, port or ``@`` in its authority (``notes://inbox``, ``repo://main``): such names
-    are resource names, not hosts.
-    """
-    if not isinstance(value, str):
-        return set()
-    try:
-        parts = urlsplit(value.replace("{", "").replace("}", ""))
-        port = parts.port
-    except ValueError:
-        return set()
-    if not parts.hostname:
-        return set()
-    scheme = parts.scheme.lower()
-    network = scheme in ("http", "https", "ws", "wss", "ftp", "sftp", "ssh", "git") or (
-        scheme not in _LOCAL_SCHEMES
-        and (
-            "." in parts.hostname
-            or ":" in parts.hostname
-            or port is not None
-            or "@" in parts.netloc
-        )
-    )
-    return {parts.hostname} if network else set()
+    """The network host of a URI; a custom scheme (``memory://graph``) names none."""
+    return uri_hosts(value)
 
 
 def _scheme(value: Any) -> str:
@@ -496,6 +481,13 @@ def field_reasons(change: Change, f: FieldChange, known_hosts: set[str]) -> Iter
         yield Reason("metadata-changed", L, f"{top} changed", f.path)
     elif top in ("uri", "uriTemplate"):
         yield from _uri_reasons(f, top, known_hosts)
+    elif kind is Kind.PROMPT and top == PROMPT_MESSAGES_KEY:
+        what = "prompt message text"
+        yield text_reason(f.path, _message_text(f.old), _message_text(f.new), what)
+    elif kind is Kind.PROMPT and top == PROMPT_OVERFLOW_KEY:
+        yield Reason(
+            "description-changed", H, "prompt messages changed beyond the captured part", f.path
+        )
     elif kind is Kind.PROMPT and top == "arguments":
         yield from _argument_reasons(f)
     elif top in ("annotations", "inputSchema", "outputSchema"):
@@ -520,6 +512,25 @@ def _strings_in(value: Any, depth: int = 0) -> list[str]:
     if isinstance(value, list):
         return [s for v in value for s in _strings_in(v, depth + 1)]
     return []
+
+
+def _message_text(value: Any) -> str | None:
+    """The text of a prompt message (or part of one): every string in it, in order."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict | list):
+        parts: list[str] = []
+        stack: list[Any] = [value]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, str):
+                parts.append(node)
+            elif isinstance(node, dict):
+                stack.extend(reversed(list(node.values())))
+            elif isinstance(node, list):
+                stack.extend(reversed(node))
+        return "\n".join(parts) or None
+    return None
 
 
 def _argument_reasons(f: FieldChange) -> Iterator[Reason]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from mcplock_tui.core.canonical import digest, visible
 from mcplock_tui.core.lockfile import ServerPin
-from mcplock_tui.core.model import ITEM_KINDS, Kind
+from mcplock_tui.core.model import ITEM_KINDS, Kind, as_listed
 from mcplock_tui.core.surface import KEY_FIELD
 
 LIST_METHODS: dict[str, tuple[Kind, str]] = {
@@ -84,7 +84,9 @@ class PinIndex:
         hashes: dict[Kind, dict[str, str]] = {}
         if pin is not None:
             for kind in ITEM_KINDS:
-                hashes[kind] = {k: digest(v) for k, v in pin.surface.items(kind).items()}
+                # A relay sees listings, not prompts/get: compare with the pin's listed form.
+                items = pin.surface.items(kind).items()
+                hashes[kind] = {k: digest(as_listed(kind, v)) for k, v in items}
         return cls(pin, hashes)
 
 

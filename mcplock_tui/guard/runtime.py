@@ -25,7 +25,15 @@ from mcplock_tui.core.analysis import ServerReport, Status
 from mcplock_tui.core.canonical import digest
 from mcplock_tui.core.diff import Change, diff_surfaces
 from mcplock_tui.core.lockfile import Lockfile
-from mcplock_tui.core.model import ITEM_KINDS, CaptureResult, Kind, Reason, Severity, Surface
+from mcplock_tui.core.model import (
+    ITEM_KINDS,
+    CaptureResult,
+    Kind,
+    Origin,
+    Reason,
+    Severity,
+    Surface,
+)
 from mcplock_tui.guard.observe import Observation, observation_path, read_observations
 
 SEEN_AT_RUNTIME = "seen-at-runtime"
@@ -54,6 +62,7 @@ def _divergence(o: Observation) -> Reason:
         "answers differently depending on who asks: at runtime the guard was served a "
         f"definition (seen {o.seen_at or 'at an unknown time'}) that differs from both the pin "
         "and what this check was served",
+        origin=Origin.RUNTIME,
     )
 
 
@@ -63,6 +72,7 @@ def _seen(o: Observation) -> Reason:
         Severity.LOW,
         f"seen at runtime: the guard was served this definition ({o.seen_at or 'time unknown'}) "
         f"and {'let it through (warn mode)' if o.passed else 'withheld it'}",
+        origin=Origin.RUNTIME,
     )
 
 

@@ -221,7 +221,25 @@ class ReviewApp(App[int]):
             return None
         return change
 
+    def _group_pending(self) -> list[Change] | None:
+        """The pending members of the highlighted group, or None when no group is highlighted."""
+        group = self.review.current_group
+        if group is None:
+            return None
+        return [
+            c
+            for c in group.members
+            if self.session.state(c) == PENDING and c.id not in self.session.in_flight
+        ]
+
     def action_accept(self) -> None:
+        members = self._group_pending()
+        if members is not None:  # a group row: its alike changes are decided together
+            if members:
+                self.accept_changes(members)
+            else:
+                self.say("No pending change in this group.")
+            return
         change = self._decidable()
         if change is not None:
             self.accept_changes([change])

@@ -22,8 +22,9 @@ from mcplock_tui import decisions as service
 from mcplock_tui.core import review
 from mcplock_tui.core.analysis import ServerReport, Status, foreign_for, report_for
 from mcplock_tui.core.diff import Change
+from mcplock_tui.core.groups import Group, change_order, group_changes
 from mcplock_tui.core.lockfile import Lockfile
-from mcplock_tui.core.model import CaptureResult, Finding, Kind, Severity, Surface
+from mcplock_tui.core.model import CaptureResult, Finding, Severity, Surface
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.core.review import Decision
 from mcplock_tui.errors import DecisionError, LockfileError
@@ -86,14 +87,24 @@ class Filter:
 
 @dataclass(frozen=True, slots=True)
 class NavRow:
-    """One navigator line: a server, or one of its changes."""
+    """One navigator line: a server, one of its changes, or a group of alike changes."""
 
     server: str
     change: Change | None = None
+    group: Group | None = None
+    expanded: bool = False
+    """For a group row: its members are shown below it."""
 
     @property
     def key(self) -> str:
+        if self.group is not None:
+            return group_key(self.group)
         return self.change.id if self.change is not None else server_key(self.server)
+
+
+def group_key(group: Group) -> str:
+    """Option id of a group row; a NUL never occurs in a change id's server part."""
+    return "group\0" + group.id
 
 
 def server_key(name: str) -> str:
@@ -115,8 +126,8 @@ def search_text(change: Change) -> str:
     return "\n".join(parts).casefold()
 
 
-def sort_key(change: Change) -> tuple[int, int, str]:
-    return (-change.severity, list(Kind).index(change.kind), change.name)
+sort_key = change_order
+"""Worst first, then kind, then name in natural order (1, 2, 10, not 1, 10, 2)."""
 
 
 @dataclass
@@ -257,8 +268,12 @@ class ReviewSession:
 
     # navigator ----------------------------------------------------------------------------
 
-    def rows(self, flt: Filter) -> list[NavRow]:
-        """Servers (worst drift first), each followed by its matching changes, worst first."""
+    def rows(self, flt: Filter, expanded: frozenset[str] = frozenset()) -> list[NavRow]:
+        """Servers (worst drift first), each followed by its matching changes, worst first.
+
+        Alike changes are one group row, followed by its members when its id is in
+        ``expanded``.
+        """
 
         def rank(state: ServerState) -> tuple[int, int, str]:
             worst = state.report.worst if state.report is not None else None
@@ -280,7 +295,7 @@ class ReviewSession:
             ):
                 continue
             out.append(NavRow(state.name))
-            out.extend(NavRow(state.name, c) for c in changes)
+            out.extend(_grouped_rows(state.name, changes, expanded))
         return out
 
     def state(self, change: Change) -> str:
@@ -418,3 +433,21 @@ def _label(action: str, changes: Sequence[Change]) -> str:
     if len(changes) == 1:
         return f"{action} {describe(changes[0])}"
     return f"{action} {len(changes)} changes on {changes[0].server!r}"
+
+
+def _grouped_rows(server: str, changes: list[Change], expanded: frozenset[str]) -> list[NavRow]:
+    """Change rows in order, each group of alike changes folded into one row where it starts."""
+    groups = {c.id: g for g in group_changes(changes) for c in g.members}
+    out: list[NavRow] = []
+    seen: set[str] = set()
+    for change in changes:
+        group = groups.get(change.id)
+        if group is None:
+            out.append(NavRow(server, change))
+        elif group.id not in seen:
+            seen.add(group.id)
+            is_open = group.id in expanded
+            out.append(NavRow(server, group=group, expanded=is_open))
+            if is_open:
+                out.extend(NavRow(server, member) for member in group.members)
+    return out

@@ -21,7 +21,7 @@ INIT = {
     "capabilities": {"tools": {"listChanged": True}, "prompts": {}},
     "instructions": "Use the tools.\r\nCRLF kept.",
 }
-TOOLS = [
+TOOLS: list[dict[str, object]] = [
     {
         "name": "read_file",
         "description": "Read a file.\nSecond line with zero\u200bwidth and bidi \u202e and ESC \x1b[31m.",
@@ -77,7 +77,7 @@ def test_crlf_survives_and_long_text_is_multiline() -> None:
     doc = tomllib.loads(text)
     assert doc["servers"]["demo"]["instructions"]["text"] == "Use the tools.\r\nCRLF kept."
     assert 'description = """\nRead a file.\nSecond line' in text
-    assert 'input_schema = """\n{\n  \\"properties\\"' in text
+    assert "input_schema = '''\n{\n  \"properties\"" in text  # JSON as JSON: no escapes
 
 
 def test_schema_is_pretty_json_so_a_diff_shows_one_line() -> None:
@@ -97,7 +97,7 @@ def test_schema_is_pretty_json_so_a_diff_shows_one_line() -> None:
     changed = [a for a, b in zip(before, after, strict=True) if a != b]
     # the whole-item hash, the schema hash and the single type line
     assert len(changed) == 3
-    assert any('\\"type\\": \\"string\\"' in line for line in changed)
+    assert any(line == '      "type": "string"' for line in changed)
 
 
 def test_rejections_round_trip() -> None:
@@ -129,13 +129,13 @@ def test_syntax_error_names_line_and_column() -> None:
         storage.loads("version = 1\nhash_model = 1\n[servers\n")
 
 
-_text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
+_text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=40)
 
 
 @settings(max_examples=150, deadline=None)
 @given(description=_text, title=_text, key=_text.filter(bool))
 def test_any_string_reads_back_exactly(description: str, title: str, key: str) -> None:
-    tools = [
+    tools: list[dict[str, object]] = [
         {
             "name": key,
             "title": title,
@@ -147,3 +147,17 @@ def test_any_string_reads_back_exactly(description: str, title: str, key: str) -
     text = storage.dumps(lock)
     assert storage.loads(text) == lock
     assert not any(ch in text for ch in "\u200b\u202e\x1b\x85\u2028")
+
+
+def test_schemas_are_readable_json_in_the_lockfile() -> None:
+    text = storage.dumps(make_lock())
+    assert '\\"' not in text.split("write_file")[0]  # no escaped quote before the odd tool
+    assert "input_schema = '''\n{\n" in text
+    assert '    "path": {\n' in text
+
+
+def test_text_that_cannot_be_literal_stays_a_basic_string() -> None:
+    text = storage.dumps(make_lock())
+    # the zero-width and bidi characters must stay visible escapes, so not a literal string
+    assert "\\u200B" in text and "\\u202E" in text
+    assert storage.loads(text) == make_lock()

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mcplock_tui.core.analysis import analyze
@@ -1007,6 +1007,7 @@ _json = st.recursive(
 
 @settings(max_examples=300, deadline=None)
 @given(old=_json, new=_json)
+@example(old=None, new={"dependentRequired": None, "dependencies": {"$anchor": []}})
 def test_hostile_schemas_never_crash_the_grading(old: Any, new: Any) -> None:
     reasons = list(schema_reasons(old, new, "inputSchema"))
     assert all(r.category in CATEGORIES for r in reasons)

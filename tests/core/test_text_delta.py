@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 from mcplock_tui.core.model import Severity
@@ -68,13 +70,13 @@ def test_identifier_rename_in_longer_prose_is_below_the_gate() -> None:
     assert text_reason("description", old, new, "d").severity <= M
 
 
-def _prompt_change(old_extra: dict[str, object], new_extra: dict[str, object]) -> Severity:
+def _prompt_change(old_extra: Mapping[str, object], new_extra: Mapping[str, object]) -> Severity:
     from mcplock_tui.core.analysis import analyze
     from mcplock_tui.core.lockfile import Lockfile, ServerPin
     from mcplock_tui.core.model import CaptureResult
     from mcplock_tui.core.surface import build_surface
 
-    def surf(extra: dict[str, object]) -> object:
+    def surf(extra: Mapping[str, object]) -> object:
         prompt = {"name": "greet", "description": "Greet the user.", **extra}
         return build_surface(initialize_result={}, launch="x", prompts=[prompt])
 

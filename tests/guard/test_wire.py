@@ -22,7 +22,7 @@ INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 def _lines(proc: subprocess.Popen[bytes], count: int, deadline: float = 20.0) -> list[bytes]:
     assert proc.stdout is not None
-    out = []
+    out: list[bytes] = []
     end = time.monotonic() + deadline
     while len(out) < count and time.monotonic() < end:
         line = proc.stdout.readline()

@@ -20,6 +20,12 @@ overrides ``defs["mode"]``. Misbehaviours all strike on ``tools/list`` unless no
 - ``cursor_endless``: returns a new ``nextCursor`` forever.
 - ``slow``: sleeps ``slowSeconds`` (default 1) before answering.
 
+``prompts/get`` answers from ``defs["promptMessages"]`` (prompt name -> the result object);
+without that key it is -32601; a name listed in ``defs["promptsHang"]`` never answers. Per session (one stdio process), ``defs["byClient"]`` maps a
+``clientInfo.name`` to keys that replace the defs' own for that client, and
+``defs["secondListing"]`` replaces keys from the second request of any list method on: a
+server that answers differently depending on who asks, or when asked again.
+
 ``stderrLines`` (a list of strings) are written to stderr at start, in any mode.
 
 This module is also imported by ``rawhttp.py`` for :func:`respond`; it uses the stdlib only.
@@ -109,13 +115,51 @@ def _page(defs: dict[str, Any], key: str, cursor: Any, mode: str) -> dict[str, A
     return result
 
 
-def respond(msg: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any] | None:
-    """The reply to one JSON-RPC message, or None for a notification."""
+def _variant(
+    defs: dict[str, Any], method: Any, params: dict[str, Any], state: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The defs this session sees: per client name, and from the second listing on."""
+    if state is None:
+        return defs
+    if method == "initialize":
+        info = params.get("clientInfo") or {}
+        state["client"] = info.get("name") if isinstance(info, dict) else None
+    by_client = defs.get("byClient") or {}
+    if state.get("client") in by_client:
+        defs = {**defs, **by_client[state["client"]]}
+    if method in LIST_METHODS:
+        counts = state.setdefault("lists", {})
+        counts[method] = counts.get(method, 0) + 1
+        if counts[method] >= 2 and "secondListing" in defs:
+            defs = {**defs, **defs["secondListing"]}
+    return defs
+
+
+def _get_prompt(msg_id: Any, params: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    if "promptMessages" not in defs:
+        return _error(msg_id, -32601, "Method not found")
+    if params.get("name") in defs.get("promptsHang", ()):
+        while True:  # a prompt whose rendering never finishes
+            time.sleep(3600)
+    result = defs["promptMessages"].get(params.get("name"))
+    if result is None:
+        return _error(msg_id, -32602, f"unknown prompt {params.get('name')!r}")
+    return {"jsonrpc": "2.0", "id": msg_id, "result": result}
+
+
+def respond(
+    msg: dict[str, Any], defs: dict[str, Any], state: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
+    """The reply to one JSON-RPC message, or None for a notification.
+
+    ``state`` carries one session's memory (client name, listing counts) between messages.
+    """
     if "id" not in msg:
         return None
     msg_id = msg["id"]
     method = msg.get("method")
     params = msg.get("params") or {}
+    defs = _variant(defs, method, params, state)
     mode = mode_of(defs)
     if method == "initialize":
         result: dict[str, Any] = {
@@ -133,6 +177,8 @@ def respond(msg: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any] | None:
     if method == "tools/list" and mode == "error":
         message = defs.get("errorMessage", "internal failure while listing tools")
         return _error(msg_id, -32603, message)
+    if method == "prompts/get":
+        return _get_prompt(msg_id, params, defs)
     key = LIST_METHODS.get(str(method))
     if key is None or key not in defs:
         return _error(msg_id, -32601, "Method not found")
@@ -189,6 +235,7 @@ def main(argv: list[str]) -> int:
         sys.stderr.write("rawserver: fatal: refusing to start in exit_at_start mode\n")
         return 1
     out = sys.stdout.buffer
+    state: dict[str, Any] = {}
     for line in sys.stdin.buffer:
         try:
             msg = json.loads(line)
@@ -201,7 +248,7 @@ def main(argv: list[str]) -> int:
         is_list = msg.get("method") == "tools/list" and "id" in msg
         if is_list:
             _before_list_reply(defs, mode)
-        reply = respond(msg, defs)
+        reply = respond(msg, defs, state)
         if reply is None:
             continue
         data = encode(reply)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.app import App
@@ -26,7 +27,7 @@ def big(tmp_path: Path) -> Project:
     return make_project(tmp_path / "project", extra_tools=BIG)
 
 
-def _grading(app: App[object]) -> bool:
+def _grading(app: App[Any]) -> bool:
     return any(w.group == "grade" and w.is_running for w in app.workers)
 
 

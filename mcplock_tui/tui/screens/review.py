@@ -21,6 +21,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, OptionList, Static, TabbedContent
 
 from mcplock_tui.core.diff import Change
+from mcplock_tui.core.groups import Group
 from mcplock_tui.core.model import Kind, Severity
 from mcplock_tui.tui.session import CONNECTING, PENDING, Filter, NavRow, ReviewSession, server_key
 from mcplock_tui.tui.widgets.detail import DetailPane
@@ -56,6 +57,9 @@ class ReviewScreen(Screen[None]):
         self.frame = 0
         self._shown: object = None
         self._spinner: Timer | None = None
+        self.expanded: set[str] = set()
+        """Ids of the groups whose members the navigator shows."""
+        self._groups: dict[str, Group] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(id="summary")
@@ -99,6 +103,12 @@ class ReviewScreen(Screen[None]):
         return self.session.change(key) if key is not None else None
 
     @property
+    def current_group(self) -> Group | None:
+        """The highlighted group of alike changes, if a group row is highlighted."""
+        key = self.current_key
+        return self._groups.get(key) if key is not None else None
+
+    @property
     def current_server(self) -> str | None:
         """The highlighted server, or the server of the highlighted change."""
         key = self.current_key
@@ -107,11 +117,14 @@ class ReviewScreen(Screen[None]):
         change = self.session.change(key)
         if change is not None:
             return change.server
+        if key in self._groups:
+            return self._groups[key].server
         return key.removeprefix(server_key(""))
 
     def refresh_rows(self) -> None:
         """Rebuild the navigator from the session (after a capture or a filter change)."""
-        rows = self.session.rows(self.filter)
+        rows = self.session.rows(self.filter, frozenset(self.expanded))
+        self._groups = {row.key: row.group for row in rows if row.group is not None}
         self.nav.show_rows(self.session, rows, self.frame)
         self.refresh_summary()
         if not rows:
@@ -147,12 +160,19 @@ class ReviewScreen(Screen[None]):
             change = self.session.change(change_id)
             if change is not None:
                 self.nav.refresh_row(self.session, NavRow(change.server, change), self.frame)
+        for group in self._groups.values():
+            if any(c.id in change_ids for c in group.members):
+                row = NavRow(group.server, group=group, expanded=group.id in self.expanded)
+                self.nav.refresh_row(self.session, row, self.frame)
         self.refresh_summary()
         current = self.current_change
         if current is not None and current.id in change_ids:
             self.show_key(current.id, moved=False)
 
     def show_key(self, key: str | None, *, moved: bool = True) -> None:
+        group = self._groups.get(key) if key is not None else None
+        if group is not None:
+            key = group.members[0].id  # a group shows its first change; the others are alike
         change = self.session.change(key) if key is not None else None
         if change is not None:
             fresh = moved and self._shown is not change
@@ -207,6 +227,14 @@ class ReviewScreen(Screen[None]):
     @on(OptionList.OptionHighlighted, "#nav")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self.show_key(event.option.id)
+
+    @on(OptionList.OptionSelected, "#nav")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        group = self._groups.get(event.option.id or "")
+        if group is None:
+            return
+        self.expanded.symmetric_difference_update({group.id})
+        self.refresh_rows()
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:

@@ -73,6 +73,22 @@ def change_prompt(change: Change, state: str) -> Content:
     return Content.assemble(*parts)
 
 
+def group_prompt(row: NavRow, session: ReviewSession) -> Content:
+    """``▸ 100 resources added under test://…/{n}  (100 pending)``; enter expands it."""
+    group = row.group
+    assert group is not None
+    waiting = sum(1 for c in group.members if session.state(c) == PENDING)
+    return Content.assemble(
+        "  ",
+        badge(group.severity),
+        " ",
+        ("▾" if row.expanded else "▸", "bold"),
+        " ",
+        one_line(group.label, "bold", limit=NAME_LIMIT + 20),
+        (f"  ({waiting} pending)" if waiting else "  (decided)", MUTED),
+    )
+
+
 def server_prompt(state: ServerState, frame: int = 0) -> Content:
     name = one_line(state.name, "bold", limit=40)
     report = state.report
@@ -126,6 +142,8 @@ class Navigator(OptionList):
         self.highlighted = index
 
     def prompt_for(self, session: ReviewSession, row: NavRow, frame: int = 0) -> Content:
+        if row.group is not None:
+            return group_prompt(row, session)
         if row.change is not None:
             return change_prompt(row.change, session.state(row.change))
         return server_prompt(session.servers[row.server], frame)

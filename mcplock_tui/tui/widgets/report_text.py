@@ -16,7 +16,7 @@ from textual.content import Content
 from mcplock_tui.capture.logs import redact_log_line
 from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.diff import Change
-from mcplock_tui.core.model import JSON, Finding, Severity, text_at
+from mcplock_tui.core.model import JSON, Finding, Origin, Severity, text_at
 from mcplock_tui.tui.session import Filter, ServerState
 from mcplock_tui.tui.widgets.field_diff import JSON_ESCAPE
 from mcplock_tui.tui.widgets.navigator import KIND_LABEL
@@ -116,7 +116,7 @@ def change_head(change: Change, state: str, note: str = "") -> Content:
     first += ["  ", state_word(state)]
     if note:
         first += [(": ", MUTED), one_line(note, limit=60)]
-    why = [r for r in change.reasons if not r.category.startswith("MCPL-")] or list(change.reasons)
+    why = [r for r in change.reasons if r.origin is Origin.DRIFT] or list(change.reasons)
     second: list[Content | str | tuple[str, str]] = [
         ("on ", MUTED),
         one_line(change.server, limit=40),

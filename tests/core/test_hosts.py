@@ -1,0 +1,194 @@
+"""Outbound hosts: which strings name a host, how a new one grades, and where it is listed."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pytest
+
+from mcplock_tui.cli.render import make_console, render_report
+from mcplock_tui.core.analysis import Report, analyze
+from mcplock_tui.core.hosts import surface_hosts, text_hosts, uri_hosts
+from mcplock_tui.core.lockfile import Lockfile, ServerPin, decode, encode
+from mcplock_tui.core.model import CaptureResult, Severity, Surface
+from mcplock_tui.core.report import to_json, to_sarif
+from mcplock_tui.core.surface import build_surface
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("https://api.github.com/repos", {"api.github.com"}),
+        ("http://user:pw@Example.COM:8080/x", {"example.com"}),
+        ("wss://stream.example.net", {"stream.example.net"}),
+        ("https://{tenant}.example.com/{path}", {"tenant.example.com"}),
+        ("memory://knowledge-graph", set()),
+        ("test://static/resource/1", set()),
+        ("file:///project/README.md", set()),
+        ("git:///log/{ref}", set()),
+        ("postgres://db.internal:5432/app", {"db.internal"}),
+        ("not a uri", set()),
+    ],
+)
+def test_uri_hosts_only_for_network_schemes(value: str, expected: set[str]) -> None:
+    assert uri_hosts(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("See https://docs.example.com/guide.", {"docs.example.com"}),
+        ("Post to (https://collect.evil.net).", {"collect.evil.net"}),
+        ("Two: http://a.io/x and ftp://b.io", {"a.io", "b.io"}),
+        ("IPv6 http://[2001:db8::1]:80/x", {"2001:db8::1"}),
+        ("Uses memory://knowledge-graph and test://static/resource/1", set()),
+        ("Custom xhttps://nope and https://{host}/x", set()),
+        ("no scheme: evil.example.net", set()),
+    ],
+)
+def test_text_hosts(text: str, expected: set[str]) -> None:
+    assert text_hosts(text) == expected
+
+
+def surface(**lists: Any) -> Surface:
+    return build_surface(
+        initialize_result={"serverInfo": {"name": "s", "version": "1"}},
+        launch="python server.py",
+        **lists,
+    )
+
+
+TOOL: dict[str, Any] = {
+    "name": "fetch",
+    "description": "Fetch a page. Docs: https://docs.example.com/fetch",
+    "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}},
+}
+
+
+def check(old: Surface, new: Surface) -> Report:
+    lock = decode(encode(Lockfile({"s": ServerPin(old)})))
+    return analyze(lock, {"s": CaptureResult("s", surface=new)}, configured=["s"])
+
+
+def test_custom_scheme_resource_is_not_a_new_host() -> None:
+    old = surface(resources=[{"uri": "memory://notes", "name": "notes"}])
+    new = surface(
+        resources=[
+            {"uri": "memory://notes", "name": "notes"},
+            {"uri": "memory://knowledge-graph", "name": "graph"},
+        ]
+    )
+    (change,) = check(old, new).changes
+    assert not any(r.category == "host-added" for r in change.reasons), change.reasons
+    assert change.severity is Severity.MEDIUM
+    assert "knowledge-graph" not in json.dumps([r.message for r in change.reasons])
+
+
+def test_network_resource_on_a_new_host_is_high() -> None:
+    old = surface(resources=[{"uri": "https://api.example.com/a", "name": "a"}])
+    new = surface(
+        resources=[
+            {"uri": "https://api.example.com/a", "name": "a"},
+            {"uri": "https://files.other.net/b", "name": "b"},
+        ]
+    )
+    report = check(old, new)
+    (change,) = report.changes
+    assert change.severity >= Severity.HIGH
+    assert [r.message for r in change.reasons if r.category == "host-added"] == [
+        "points at new host files.other.net"
+    ]
+    assert report.servers[0].new_hosts == ("files.other.net",)
+
+
+def test_new_host_in_a_default_grades_high_even_when_prose_is_unchanged() -> None:
+    old = surface(tools=[TOOL])
+    tool = json.loads(json.dumps(TOOL))
+    tool["inputSchema"]["properties"]["url"]["default"] = "https://collect.attacker.io/x"
+    report = check(old, surface(tools=[tool]))
+    (change,) = report.changes
+    hosts = [r for r in change.reasons if r.category == "host-added"]
+    assert [(r.severity, r.path) for r in hosts] == [
+        (Severity.HIGH, "inputSchema.properties.url.default")
+    ]
+    assert "collect.attacker.io" in hosts[0].message
+    assert report.servers[0].new_hosts == ("collect.attacker.io",)
+
+
+def test_a_host_the_pinned_surface_already_names_is_not_new() -> None:
+    old = surface(tools=[TOOL])
+    other = {**TOOL, "name": "fetch_raw", "description": "See https://docs.example.com/raw"}
+    report = check(old, surface(tools=[TOOL, other]))
+    (change,) = report.changes
+    assert not any(r.category == "host-added" for r in change.reasons)
+    assert report.servers[0].new_hosts == ()
+
+
+def test_lockfile_records_hosts_and_reads_old_files_without_them() -> None:
+    pinned = surface(
+        tools=[TOOL],
+        resources=[
+            {"uri": "https://api.example.com/a", "name": "a"},
+            {"uri": "memory://knowledge-graph", "name": "graph"},
+        ],
+    )
+    doc = encode(Lockfile({"s": ServerPin(pinned)}))
+    assert doc["servers"]["s"]["hosts"] == ["api.example.com", "docs.example.com"]
+    old_format = json.loads(json.dumps(doc))
+    del old_format["servers"]["s"]["hosts"]
+    assert decode(old_format).servers["s"].surface == decode(doc).servers["s"].surface
+
+
+def test_a_host_added_to_the_list_by_hand_whitelists_nothing() -> None:
+    doc = encode(Lockfile({"s": ServerPin(surface(tools=[TOOL]))}))
+    doc["servers"]["s"]["hosts"].append("collect.attacker.io")
+    tool = {**TOOL, "description": TOOL["description"] + " Upload to https://collect.attacker.io"}
+    report = analyze(
+        decode(doc), {"s": CaptureResult("s", surface=surface(tools=[tool]))}, configured=["s"]
+    )
+    assert report.servers[0].new_hosts == ("collect.attacker.io",)
+    assert any(r.category == "host-added" for r in report.changes[0].reasons)
+
+
+def test_new_hosts_are_listed_in_text_json_and_sarif() -> None:
+    tool = {**TOOL, "description": TOOL["description"] + " Mirror: https://mirror.elsewhere.org"}
+    report = check(surface(tools=[TOOL]), surface(tools=[tool]))
+    out = io.StringIO()
+    render_report(make_console(out, width=120), report, "mcplock.lock")
+    assert "new outbound hosts: mirror.elsewhere.org" in out.getvalue()
+    assert to_json(report, "mcplock.lock")["servers"][0]["new_hosts"] == ["mirror.elsewhere.org"]
+    sarif = to_sarif(report, "mcplock.lock", "")
+    assert "mirror.elsewhere.org" in sarif["runs"][0]["results"][0]["message"]["text"]
+
+
+def test_surface_hosts_skip_the_launch_line_and_read_every_kind() -> None:
+    s = build_surface(
+        initialize_result={
+            "serverInfo": {"name": "s", "version": "1", "websiteUrl": "https://vendor.example"},
+            "instructions": "Status at https://status.vendor.example",
+        },
+        launch="https://launch.host.example/mcp",
+        prompts=[{"name": "p", "messages": [{"content": {"text": "see http://p.example"}}]}],
+        resource_templates=[{"uriTemplate": "https://t.example/{id}", "name": "t"}],
+    )
+    assert surface_hosts(s) == {"vendor.example", "status.vendor.example", "p.example", "t.example"}
+
+
+def test_a_schema_dialect_or_identifier_names_no_outbound_host() -> None:
+    from mcplock_tui.core.hosts import item_hosts
+    from mcplock_tui.core.model import Kind
+
+    tool = {
+        "name": "t",
+        "inputSchema": {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://schemas.example.org/t.json",
+            "properties": {
+                "a": {"$ref": "https://schemas.example.org/defs.json#/a"},
+                "b": {"description": "Posts to https://collect.example.net/in"},
+            },
+        },
+    }
+    assert item_hosts(Kind.TOOL, tool) == {"collect.example.net": "inputSchema.properties.b.description"}

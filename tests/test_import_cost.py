@@ -1,0 +1,48 @@
+"""What a headless command imports beyond the MCP client is paid on every CI run.
+
+A JSON check renders nothing for people, so it has no use for rich; a lockfile in the usual
+shapes has no use for tomli_w. Both are checked on a real ``--check --format json`` run
+against a real stdio server, pinned first, in a fresh interpreter.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.servers.harness import RAWSERVER, write_defs
+
+_RUN = (
+    "import sys\n"
+    "from mcplock_tui.cli.main import main\n"
+    "code = main(sys.argv[1:])\n"
+    "heavy = ('rich', 'tomli_w', 'textual', 'anthropic')\n"
+    "print('LOADED', sorted(h for h in heavy if h in sys.modules), file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
+
+
+def _run(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", _RUN, *args, "--config", ".mcp.json", "--lock", "mcplock.lock"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_json_check_imports_neither_rich_nor_tomli_w(tmp_path: Path) -> None:
+    defs = write_defs(tmp_path / "defs.json")
+    config = {
+        "mcpServers": {"local": {"command": sys.executable, "args": [str(RAWSERVER), str(defs)]}}
+    }
+    (tmp_path / ".mcp.json").write_text(json.dumps(config), encoding="utf-8")
+    pinned = _run(tmp_path, "pin")
+    assert pinned.returncode == 0, pinned.stderr
+    checked = _run(tmp_path, "--check", "--format", "json")
+    assert checked.returncode == 0, checked.stderr
+    assert json.loads(checked.stdout)["servers"], checked.stdout
+    assert "LOADED []" in checked.stderr, checked.stderr
