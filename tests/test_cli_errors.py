@@ -187,6 +187,10 @@ def test_accept_server_skips_rejected_items_unless_named(tmp_path: Path, run: Ru
     edit(defs["b"], lambda d: d["tools"][1].update(description="Create or replace a text file."))
     lock = tmp_path / "mcplock.lock"
 
+    globbed = run("accept", "b/*", "--dry-run")
+    assert globbed.returncode == 0, globbed.stderr
+    assert "skipped b/tool/read_file" in globbed.stdout, "a glob does not name it"
+    assert "would accept b/tool/read_file" not in globbed.stdout
     accepted = run("accept", "b")
     assert accepted.returncode == 0, accepted.stderr
     assert "skipped" in accepted.stdout and "b/tool/read_file" in accepted.stdout

@@ -103,7 +103,8 @@ def select_changes(
                 skipped = {
                     c.id
                     for c in hits
-                    if c.rejection is not None and reading.item not in (c.name, c.old_name)
+                    if c.rejection is not None
+                    and (reading.item is None or reading.item not in (c.name, c.old_name))
                 }
                 notes.extend(
                     f"skipped {c.id}: rejected in review; name it "
