@@ -69,14 +69,14 @@ def _read_raw(lock_path: Path) -> bytes | None:
         return None
 
 
-def _parse(lock_path: Path, raw: bytes | None) -> Lockfile:
+def _parse(lock_path: Path, raw: bytes | None, without: Sequence[str] = ()) -> Lockfile:
     if raw is None:
         return Lockfile()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise DecisionError(f"{lock_path} is not UTF-8; nothing was written") from None
-    return loads(text, str(lock_path))
+    return loads(text, str(lock_path), without=without)
 
 
 def _check_log_head(lock_path: Path, lock: Lockfile) -> None:
@@ -100,8 +100,11 @@ def commit(
     *,
     seen: bytes | None = None,
     explain: Mapping[str, Any] | None = None,
+    replacing: Sequence[str] = (),
 ) -> Outcome:
     """Apply ``build`` to the lockfile on disk, under the lock; record first, then write.
+
+    ``replacing`` names servers whose pins are neither read nor kept (see :func:`replace_pins`).
 
     ``seen`` is the lockfile's bytes as the caller read them; when given, any rewrite since
     refuses the decision (the app, whose undo restores whole lockfiles, needs this).
@@ -117,7 +120,7 @@ def commit(
                 f"{lock_path.name} was changed by another program since it was read; nothing "
                 "was written. Reopen the review to see its new state"
             )
-        current = _parse(lock_path, raw)
+        current = _parse(lock_path, raw, replacing)
         _check_log_head(lock_path, current)
         new, decisions = build(current)
         if not decisions:
@@ -125,7 +128,7 @@ def commit(
         records = record_decisions(lock_path, decisions, explain=explain)
         last = records[-1]
         new = replace(new, log_head=LogHead(seq=int(last["seq"]), head=record_hash(last)))
-        write_lockfile(lock_path, new)
+        write_lockfile(lock_path, new, replacing=replacing)
         return Outcome(new, tuple(records), read_bytes_nofollow(lock_path))
 
 
@@ -190,6 +193,24 @@ def pin_new(
         return new, pin_decisions(current, new)
 
     return commit(lock_path, build)
+
+
+def replace_pins(lock_path: Path, surfaces: Mapping[str, Surface]) -> Outcome:
+    """Pin ``surfaces`` in place of whatever their servers' tables hold, read or not.
+
+    For a pin that is broken (hand-edited, half-merged): the old table is dropped unread,
+    its rejections with it; every other pin is kept as it is, and the new pin is recorded
+    item by item like a first pin. The caller shows the surfaces before calling this.
+    """
+    names = sorted(surfaces)
+
+    def build(current: Lockfile) -> tuple[Lockfile, list[Decision]]:
+        servers = dict(current.servers)
+        servers.update((n, ServerPin(surface=s)) for n, s in surfaces.items())
+        new = replace(current, servers=servers)
+        return new, pin_decisions(current, new)
+
+    return commit(lock_path, build, replacing=names)
 
 
 def restore(

@@ -9,6 +9,9 @@ from mcplock_tui.core.errors import (
     ExplainError,
     LockfileError,
     MCPLockError,
+    NoLockfileError,
+    PinHashError,
+    PolicyError,
 )
 
 __all__ = [
@@ -18,4 +21,7 @@ __all__ = [
     "ExplainError",
     "LockfileError",
     "MCPLockError",
+    "NoLockfileError",
+    "PinHashError",
+    "PolicyError",
 ]

@@ -14,7 +14,7 @@ import os
 import re
 import tempfile
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -111,8 +111,17 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
         ) from None
 
 
-def loads(text: str, source: str = "lockfile") -> lf.Lockfile:
-    return lf.decode(parse_toml(text, source), source)
+def loads(text: str, source: str = "lockfile", *, without: Collection[str] = ()) -> lf.Lockfile:
+    """The lockfile in ``text``; the pins of the servers in ``without`` are left unread.
+
+    ``without`` serves ``pin --server X --replace``: a broken pin of X must not stop the
+    rest of the file from being read (and kept as it is), and nothing of X's table is used.
+    """
+    doc = parse_toml(text, source)
+    servers = doc.get("servers")
+    if without and isinstance(servers, dict):
+        doc = {**doc, "servers": {k: v for k, v in servers.items() if k not in without}}
+    return lf.decode(doc, source)
 
 
 class SymlinkError(MCPLockError):
@@ -230,11 +239,13 @@ def write_text_atomic(path: Path, text: str, *, mode: int | None = None) -> None
     _fsync_dir(folder)
 
 
-def write_lockfile(path: Path, lock: lf.Lockfile) -> bool:
+def write_lockfile(path: Path, lock: lf.Lockfile, *, replacing: Collection[str] = ()) -> bool:
     """Write ``lock``; returns False when the file already holds exactly these bytes.
 
     An existing file that does not read as a lockfile is never replaced: it may hold a
-    merge in progress or someone's work, and losing it would lose reviewed decisions.
+    merge in progress or someone's work, and losing it would lose reviewed decisions. The
+    one exception is a file that reads once the pins in ``replacing`` are left out: those
+    pins are being replaced by a recorded decision, and every other pin is in ``lock``.
     """
     text = dumps(lock)
     try:
@@ -249,7 +260,7 @@ def write_lockfile(path: Path, lock: lf.Lockfile) -> bool:
         if current == text.encode("utf-8"):
             return False
         try:
-            loads(current.decode("utf-8"), str(path))
+            loads(current.decode("utf-8"), str(path), without=replacing)
         except (LockfileError, UnicodeDecodeError) as exc:
             raise LockfileError(
                 f"refusing to overwrite {path}: it is not a readable lockfile ({exc}); "

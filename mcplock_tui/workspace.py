@@ -16,7 +16,7 @@ from pathlib import Path
 from mcplock_tui.config import load_servers
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.policy import Policy, parse_policy
-from mcplock_tui.errors import ConfigError, LockfileError
+from mcplock_tui.errors import ConfigError, LockfileError, NoLockfileError, PolicyError
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.storage import load_document, read_lockfile
 
@@ -78,16 +78,19 @@ def load_policy(options: Options, lock: Path) -> Policy:
     path = options.policy or lock.parent / POLICY_FILE
     if not path.exists():
         if options.policy:
-            raise ConfigError(f"{path}: policy file not found")
+            raise PolicyError(f"{path}: policy file not found")
         return Policy()
     try:
         doc = load_document(path)
     except LockfileError as exc:
-        raise ConfigError(str(exc)) from None
+        raise PolicyError(str(exc)) from None
     table = doc.get("policy", {})
     if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [policy] must be a table")
-    return parse_policy(table, str(path))
+        raise PolicyError(f"{path}: [policy] must be a table")
+    try:
+        return parse_policy(table, str(path))
+    except ConfigError as exc:  # the core raises its config error; the kind is "policy"
+        raise PolicyError(str(exc)) from None
 
 
 def open_workspace(options: Options, cwd: Path | None = None) -> Workspace:
@@ -114,6 +117,6 @@ def read_lock_or_explain(path: Path) -> Lockfile:
     try:
         return read_lockfile(path)
     except FileNotFoundError:
-        raise LockfileError(
+        raise NoLockfileError(
             f"no lockfile at {path}; run `mcplock-tui pin` to capture the servers and create it"
         ) from None

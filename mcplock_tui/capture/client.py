@@ -52,6 +52,8 @@ from mcplock_tui.capture.logs import (
     routed_to,
 )
 from mcplock_tui.capture.prompts import capture_messages
+from mcplock_tui.capture.shutdown import shorten_sdk_shutdown
+from mcplock_tui.capture.stderr_tail import read_tail
 from mcplock_tui.capture.tap import RawTap, tapped
 from mcplock_tui.core.model import CaptureResult
 from mcplock_tui.core.surface import SurfaceError, build_surface
@@ -313,6 +315,7 @@ async def capture_one(
     list is read a second time in the same session into it (raw items, as for the first).
     """
     install_sdk_log_routing()
+    shorten_sdk_shutdown()
     started = time.monotonic()
     progress = _Progress()
     tap = RawTap()
@@ -327,6 +330,7 @@ async def capture_one(
             stderr_log=str(log_path) if log_path is not None else None,
             duration=time.monotonic() - started,
             warnings=tuple(warnings),
+            stderr_tail=read_tail(log_path, spec),
         )
 
     scope: anyio.CancelScope | None = None

@@ -50,7 +50,11 @@ async def capture_all(
 
 
 def capture_sync(
-    specs: Sequence[ServerSpec], *, timeout: float = 30.0, log_dir: Path
+    specs: Sequence[ServerSpec],
+    *,
+    timeout: float = 30.0,
+    log_dir: Path,
+    on_result: Callable[[CaptureResult], None] | None = None,
 ) -> dict[str, CaptureResult]:
     """:func:`capture_all` for callers without an event loop (the headless check).
 
@@ -61,6 +65,8 @@ def capture_sync(
     """
     gc.freeze()
     try:
-        return anyio.run(partial(capture_all, specs, timeout=timeout, log_dir=log_dir))
+        return anyio.run(
+            partial(capture_all, specs, timeout=timeout, log_dir=log_dir, on_result=on_result)
+        )
     finally:
         gc.unfreeze()

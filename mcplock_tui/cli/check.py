@@ -17,19 +17,30 @@ from pathlib import Path
 
 from mcplock_tui.capture import capture_sync
 from mcplock_tui.capture.probe import probe_report
+from mcplock_tui.cli.options import lock_path as lock_path_for
 from mcplock_tui.cli.options import read_lock_or_explain, workspace
+from mcplock_tui.cli.progress import CaptureProgress, drift_word
 from mcplock_tui.core.analysis import Report, analyze, unreviewed_launch
 from mcplock_tui.core.model import Severity
-from mcplock_tui.core.report import to_json, to_sarif
+from mcplock_tui.core.report import error_json, error_sarif, to_json, to_sarif
+from mcplock_tui.errors import MCPLockError
 from mcplock_tui.storage import write_text_atomic
 
 
-def build_report(args: argparse.Namespace, cwd: Path | None = None) -> tuple[Report, Path]:
+def build_report(
+    args: argparse.Namespace, cwd: Path | None = None, sources: list[str] | None = None
+) -> tuple[Report, Path]:
+    """The graded report and the lockfile's path; ``sources`` receives the config files read."""
     ws = workspace(args, cwd)
+    if sources is not None:
+        sources.extend(dict.fromkeys(_shown(Path(s.source), ws.cwd) for s in ws.specs))
     lock = read_lock_or_explain(ws.lock_path)
     held = [r for s in ws.specs if (r := unreviewed_launch(s.name, s.launch(), lock))]
     runnable = [s for s in ws.specs if s.name not in {r.name for r in held}]
-    captures = capture_sync(runnable, timeout=ws.timeout, log_dir=ws.log_dir)
+    with CaptureProgress([s.name for s in runnable], sys.stderr, drift_word(lock)) as progress:
+        captures = capture_sync(
+            runnable, timeout=ws.timeout, log_dir=ws.log_dir, on_result=progress.finished
+        )
     unconfigured = [] if args.server else sorted(set(lock.servers) - set(ws.all_names))
     fail_on = Severity.parse(args.fail_on) if args.fail_on else None
     report = analyze(
@@ -67,17 +78,60 @@ def format_report(report: Report, fmt: str, lock_path: Path, cwd: Path) -> str:
     raise ValueError(fmt)
 
 
+def _shown(lock_path: Path, cwd: Path) -> str:
+    try:
+        return str(lock_path.relative_to(cwd))
+    except ValueError:
+        return str(lock_path)
+
+
+def write_error_reports(args: argparse.Namespace, cwd: Path, message: str, kind: str) -> None:
+    """The machine reports for a check that could not start, so CI always has a file to read.
+
+    The stderr line is still printed by the caller (``cli.main``), with the same message.
+    """
+    shown = _shown(lock_path_for(args, cwd), cwd)
+    fmt = args.format
+    if fmt == "json":
+        text = json.dumps(error_json(message, kind, shown), indent=2, ensure_ascii=True) + "\n"
+    elif fmt == "sarif":
+        text = json.dumps(error_sarif(message, kind, shown), indent=2, ensure_ascii=True) + "\n"
+    else:
+        from mcplock_tui.cli.render import one_line
+
+        text = f"mcplock-tui: {kind}: {one_line(message)}\nExit 2.\n"
+    if args.output:
+        write_text_atomic(args.output, text)
+    elif fmt != "text":
+        sys.stdout.write(text)
+    sarif_path = getattr(args, "sarif", None)
+    if sarif_path:
+        sarif_path.parent.mkdir(parents=True, exist_ok=True)
+        doc = error_sarif(message, kind, shown)
+        write_text_atomic(sarif_path, json.dumps(doc, indent=2, ensure_ascii=True) + "\n")
+
+
 def run(args: argparse.Namespace) -> int:
     cwd = Path.cwd()
-    report, lock_path = build_report(args, cwd)
+    sources: list[str] = []
+    try:
+        report, lock_path = build_report(args, cwd, sources)
+    except MCPLockError as exc:
+        _try_error_reports(args, cwd, str(exc), exc.kind)
+        raise
+    except Exception as exc:  # still a report; cli.main turns the exception into exit 2
+        _try_error_reports(args, cwd, f"internal error: {type(exc).__name__}: {exc}", "internal")
+        raise
     if args.format == "text":
         from mcplock_tui.cli.render import make_console, render_report  # rich: text output only
 
         if args.output:
             with args.output.open("w", encoding="utf-8") as handle:
-                render_report(make_console(handle, width=120), report, str(lock_path))
+                render_report(
+                    make_console(handle, width=120), report, str(lock_path), configs=sources
+                )
         else:
-            render_report(make_console(sys.stdout), report, str(lock_path))
+            render_report(make_console(sys.stdout), report, str(lock_path), configs=sources)
     else:
         text = format_report(report, args.format, lock_path, cwd)
         if args.output:
@@ -90,3 +144,10 @@ def run(args: argparse.Namespace) -> int:
             sarif_path.parent.mkdir(parents=True)
         write_text_atomic(sarif_path, format_report(report, "sarif", lock_path, cwd))
     return int(report.exit_code())
+
+
+def _try_error_reports(args: argparse.Namespace, cwd: Path, message: str, kind: str) -> None:
+    try:
+        write_error_reports(args, cwd, message, kind)
+    except OSError as exc:  # the original error matters more; say why the file is missing
+        print(f"mcplock-tui: could not write the report: {exc.strerror or exc}", file=sys.stderr)

@@ -79,9 +79,17 @@ def parse_selector(text: str, servers: Iterable[str]) -> list[Selector]:
 
 
 def select_changes(
-    texts: Sequence[str], servers: Iterable[str], changes: Sequence[Change]
+    texts: Sequence[str],
+    servers: Iterable[str],
+    changes: Sequence[Change],
+    *,
+    skip_rejected: bool = False,
 ) -> tuple[list[Change], list[str]]:
-    """Changes picked by the selectors, in report order, and notes on servers with none."""
+    """Changes picked by the selectors, in report order, and notes on servers with none.
+
+    With ``skip_rejected`` a whole-server selector leaves out changes a reviewer rejected
+    (each is named in the notes); a selector naming the item still picks it.
+    """
     names = list(servers)
     picked: dict[str, Change] = {}
     notes: list[str] = []
@@ -91,6 +99,23 @@ def select_changes(
             hits = [c for c in changes if reading.matches(c)]
             exact = [c for c in hits if reading.item in (c.name, c.old_name)]
             hits = exact or hits  # a name that merely looks like a glob selects itself
+            if skip_rejected:  # a server or a glob never overrides a rejection; a name does
+                skipped = {
+                    c.id
+                    for c in hits
+                    if c.rejection is not None
+                    and (reading.item is None or reading.item not in (c.name, c.old_name))
+                }
+                notes.extend(
+                    f"skipped {c.id}: rejected in review; name it "
+                    f"(`{c.server}/{c.kind.value}/{c.name}`) or add --include-rejected "
+                    "to accept it"
+                    for c in hits
+                    if c.id in skipped
+                )
+                hits = [c for c in hits if c.id not in skipped]
+                if skipped and not hits:
+                    break
             if hits:
                 picked.update((c.id, c) for c in hits)
                 break
@@ -138,7 +163,10 @@ def run(args: argparse.Namespace, action: str) -> int:
     for s in report.servers:
         if s.status == Status.FAILED:
             raise CaptureError(f"{s.name}: {s.error}; nothing was written")
-    chosen, notes = select_changes(args.selectors, lock.servers, report.changes)
+    skip = action == "accept" and not getattr(args, "include_rejected", False)
+    chosen, notes = select_changes(
+        args.selectors, lock.servers, report.changes, skip_rejected=skip
+    )
     for line in notes:
         out.print(Text(line, style="dim"))
     if not chosen:

@@ -35,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     pin = sub.add_parser("pin", help="capture servers and write their definitions to the lockfile")
     pin.add_argument("--prune", action="store_true", help="drop pins of servers no config names any more")
+    pin.add_argument("--replace", action="store_true",
+                     help="with --server: capture and pin again a server whose pin is broken "
+                          "(hand-edited); the rest of the lockfile is kept as it is")
     add_common(pin, suppress=True)
 
     lint = sub.add_parser("lint", help="advisory quality checks on the live tools (exit 0 unless --strict)")
@@ -98,6 +101,10 @@ def _add_decision_parsers(sub: Any) -> None:
                             help="show what would change; write nothing")
         decide.add_argument("--note", required=name == "reject", metavar="TEXT",
                             help="why; kept in the lockfile (reject) and the decision log")
+        if name == "accept":
+            decide.add_argument("--include-rejected", action="store_true",
+                                help="a whole-server selector also accepts changes rejected "
+                                     "in review (they are skipped and listed otherwise)")
         add_common(decide, suppress=True)
     log = sub.add_parser("log", help="show (default), verify or export the signed decision log")
     actions = log.add_subparsers(dest="log_command", metavar="ACTION")

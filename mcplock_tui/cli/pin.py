@@ -6,6 +6,10 @@ pointing at ``accept`` and the review app, which show and record each change the
 Findings in what is being pinned are printed as "known", so a poisoned server is never
 pinned silently. Before capture, ``pin`` says which command it is about to run for every
 server whose launch is not the pinned one: capture executes the config's commands.
+
+The one replacement is ``pin --server X --replace``, for a pin that is broken (its hashes
+no longer match, so nothing reads the lockfile): it refuses a pin that reads fine, shows
+what it pins, and records it through the decision service; the other pins stay as they are.
 """
 
 from __future__ import annotations
@@ -19,12 +23,14 @@ from rich.text import Text
 
 from mcplock_tui.capture import capture_sync
 from mcplock_tui.cli.options import Workspace, workspace
+from mcplock_tui.cli.progress import CaptureProgress, drift_word, plural
 from mcplock_tui.cli.render import (
     REDACTION_CHECK,
     REDACTION_HINT,
     _summary,
     known_finding_line,
     make_console,
+    render_stderr_tail,
     safe,
 )
 from mcplock_tui.config import is_personal_config
@@ -32,9 +38,9 @@ from mcplock_tui.core.analysis import analyze, foreign_for, pinned_launch
 from mcplock_tui.core.grade import GradeContext, scan_surface
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.model import CaptureResult, Surface
-from mcplock_tui.decisions import pin_new
-from mcplock_tui.errors import LockfileError
-from mcplock_tui.storage import read_lockfile
+from mcplock_tui.decisions import pin_new, replace_pins
+from mcplock_tui.errors import ConfigError, LockfileError, PinHashError
+from mcplock_tui.storage import loads, read_bytes_nofollow, read_lockfile
 
 EXIT_OK, EXIT_DRIFT, EXIT_FAILED = 0, 1, 2
 
@@ -44,10 +50,41 @@ def _read(ws: Workspace) -> Lockfile:
         return read_lockfile(ws.lock_path)
     except FileNotFoundError:
         return Lockfile()
+    except PinHashError as exc:  # its message names `pin --server X --replace`
+        raise PinHashError(f"{exc}; nothing was written", server=exc.server) from None
     except LockfileError as exc:
         raise LockfileError(
             f"{exc}; nothing was written (fix or move the file, then pin again)"
         ) from None
+
+
+def _read_for_replace(ws: Workspace, names: list[str]) -> Lockfile:
+    """The lockfile without the named pins, which must be the broken ones."""
+    try:
+        raw = read_bytes_nofollow(ws.lock_path)
+    except FileNotFoundError:
+        raise LockfileError(
+            f"no lockfile at {ws.lock_path}; run `mcplock-tui pin` to create it"
+        ) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LockfileError(f"{ws.lock_path}: not UTF-8 (byte {exc.start})") from None
+    try:
+        loads(text, str(ws.lock_path))
+    except PinHashError as exc:
+        if exc.server not in names:
+            raise
+    else:
+        raise ConfigError(
+            "--replace is for a broken pin, and these pins read fine; a pin is a reviewed "
+            "decision: take its changes with `mcplock-tui accept SERVER` (or the review app), "
+            "which shows each one"
+        )
+    try:
+        return loads(text, str(ws.lock_path), without=names)
+    except LockfileError as exc:
+        raise LockfileError(f"{exc}; nothing was written") from None
 
 
 def announce_launches(err: Console, ws: Workspace, lock: Lockfile) -> None:
@@ -67,6 +104,7 @@ def _failed(err: Console, name: str, result: CaptureResult, pinned: bool) -> Non
                             safe(result.error or "failed"), f" ({kept})"))
     if result.stderr_log:
         err.print(Text.assemble("    server log: ", safe(result.stderr_log)))
+    render_stderr_tail(err, result.stderr_tail)
 
 
 def _print_new(out: Console, ws: Workspace, lock: Lockfile, name: str, result: CaptureResult,
@@ -75,8 +113,10 @@ def _print_new(out: Console, ws: Workspace, lock: Lockfile, name: str, result: C
     assert s is not None
     out.print(Text.assemble(
         ("✓ ", "green"), safe(name, "bold"),
-        f"  {len(s.tools)} tools, {len(s.prompts)} prompts, {len(s.resources)} resources, "
-        f"{len(s.resource_templates)} templates{', instructions' if s.instructions else ''}",
+        f"  {plural(len(s.tools), 'tool')}, {plural(len(s.prompts), 'prompt')}, "
+        f"{plural(len(s.resources), 'resource')}, "
+        f"{plural(len(s.resource_templates), 'template')}"
+        f"{', instructions' if s.instructions else ''}",
     ))
     for warning in result.warnings:
         out.print(Text.assemble("    warning: ", safe(warning)))
@@ -117,7 +157,44 @@ def _report_drift(out: Console, ws: Workspace, lock: Lockfile,
     return drifted
 
 
+def run_replace(args: argparse.Namespace) -> int:
+    """``pin --server X --replace``: a new pin for a broken one, shown before it is written."""
+    if not args.server:
+        raise ConfigError("--replace needs --server NAME: it replaces the named servers' pins only")
+    ws = workspace(args, Path.cwd())
+    names = [s.name for s in ws.specs]
+    lock = _read_for_replace(ws, names)
+    out, err = make_console(sys.stdout), make_console(sys.stderr)
+    announce_launches(err, ws, lock)
+    captures = capture_sync(ws.specs, timeout=ws.timeout, log_dir=ws.log_dir)
+    failed = [n for n in names if captures[n].surface is None]
+    for name in failed:
+        _failed(err, name, captures[name], pinned=False)
+    if failed:
+        err.print(Text("nothing was written; the broken pin is still there", style="bold"))
+        return EXIT_FAILED
+    foreign = foreign_for(lock, captures)
+    fresh: dict[str, Surface] = {}
+    for name in names:
+        result = captures[name]
+        assert result.surface is not None
+        fresh[name] = result.surface
+        _print_new(out, ws, lock, name, result, foreign)
+        for key, item in sorted(result.surface.tools.items()):
+            description = item.get("description") if isinstance(item, dict) else None
+            text = description if isinstance(description, str) else ""
+            out.print(Text.assemble("    tool ", safe(key, "bold"), ": ", safe(text[:200])))
+    outcome = replace_pins(ws.lock_path, fresh)
+    out.print(Text.assemble(
+        f"replaced the broken pin of {', '.join(names)}; the other pins are unchanged; "
+        f"wrote {ws.lock_path} and recorded {len(outcome.records)} decision(s)",
+    ))
+    return EXIT_OK
+
+
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "replace", False):
+        return run_replace(args)
     ws = workspace(args, Path.cwd())
     lock = _read(ws)
     out, err = make_console(sys.stdout), make_console(sys.stderr)
@@ -125,7 +202,10 @@ def run(args: argparse.Namespace) -> int:
         out.print(Text.assemble("warning: servers read from Claude Desktop's own config ",
                                 safe(source), " (no project config here); ", REDACTION_CHECK))
     announce_launches(err, ws, lock)
-    captures = capture_sync(ws.specs, timeout=ws.timeout, log_dir=ws.log_dir)
+    with CaptureProgress([s.name for s in ws.specs], sys.stderr, drift_word(lock)) as progress:
+        captures = capture_sync(
+            ws.specs, timeout=ws.timeout, log_dir=ws.log_dir, on_result=progress.finished
+        )
     foreign = foreign_for(lock, captures)
     failed = 0
     fresh: dict[str, Surface] = {}

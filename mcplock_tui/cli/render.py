@@ -296,6 +296,7 @@ def render_server(console: Console, s: ServerReport) -> None:
             console.print(Text.assemble("    now:    ", safe(s.launch)))
         if s.stderr_log:
             console.print(Text.assemble("    server log: ", safe(s.stderr_log)))
+        render_stderr_tail(console, s.stderr_tail)
     if s.new_hosts:
         shown = Text(", ").join(safe(h, "bold") for h in s.new_hosts)
         console.print(Text.assemble("    new outbound hosts: ", shown))
@@ -311,7 +312,22 @@ def render_server(console: Console, s: ServerReport) -> None:
         )
 
 
-def render_report(console: Console, report: Report, lockfile: str) -> None:
+def render_stderr_tail(console: Console, tail: Sequence[str]) -> None:
+    """The last lines a failed server wrote to stderr (already escaped and redacted)."""
+    if not tail:
+        return
+    console.print(Text("    last lines of its stderr:", style="dim"))
+    for line in tail:
+        console.print(Text.assemble("    | ", safe(line, "dim")))
+
+
+def render_report(
+    console: Console, report: Report, lockfile: str, *, configs: Sequence[str] = ()
+) -> None:
+    """The report; it opens with the files it was made from (config files, then lockfile)."""
+    if configs:
+        noun = "config" if len(configs) == 1 else "configs"
+        console.print(Text(f"{noun} {', '.join(one_line(c) for c in configs)}", style="dim"))
     console.print(
         Text(f"lockfile {one_line(lockfile)} · fail on {report.fail_on.label} or worse", style="dim")
     )
@@ -364,11 +380,10 @@ def github_annotations(report: Report, lockfile: str) -> list[str]:
     lines: list[str] = []
     for s in report.servers:
         if s.status in (Status.FAILED, Status.UNPINNED):
-            lines.append(
-                _annotation(
-                    "error", lockfile, f"mcplock: {s.name} not checked", f"{s.status}: {s.error}"
-                )
-            )
+            message = f"{s.status}: {s.error}"
+            if s.stderr_tail:  # CI keeps the annotation, not the server's log file
+                message += "\nlast lines of its stderr:\n" + "\n".join(s.stderr_tail)
+            lines.append(_annotation("error", lockfile, f"mcplock: {s.name} not checked", message))
         for c in s.changes:
             level = "error" if c.severity >= report.fail_on else "warning"
             why = "; ".join(r.message for r in c.reasons[:3])

@@ -50,6 +50,8 @@ class ServerReport:
     suppressed: tuple[Finding, ...] = ()
     warnings: tuple[str, ...] = ()
     stderr_log: str | None = None
+    stderr_tail: tuple[str, ...] = ()
+    """For a failed server: the last lines of its stderr (escaped, redacted, capped)."""
     new_hosts: tuple[str, ...] = ()
     """Network hosts the live surface names that the pinned one does not (sorted)."""
     pinned_launch: str | None = None
@@ -166,6 +168,17 @@ def report_for(
 ) -> ServerReport:
     """One server's report; the app calls this as each capture finishes."""
     warnings = result.warnings
+    if result.surface is None:  # the cause first, pinned or not: "unpinned" would hide it
+        pinned = name in lock.servers
+        return ServerReport(
+            name,
+            Status.FAILED,
+            error=result.error if pinned else f"{result.error} (not pinned yet)",
+            error_kind=result.error_kind,
+            warnings=warnings,
+            stderr_log=result.stderr_log,
+            stderr_tail=result.stderr_tail,
+        )
     if name not in lock.servers:
         return ServerReport(
             name,
@@ -173,15 +186,6 @@ def report_for(
             error=f"not in the lockfile; run `mcplock-tui pin --server {name}` to pin it",
             error_kind="unpinned",
             warnings=warnings,
-        )
-    if result.surface is None:
-        return ServerReport(
-            name,
-            Status.FAILED,
-            error=result.error,
-            error_kind=result.error_kind,
-            warnings=warnings,
-            stderr_log=result.stderr_log,
         )
     pin = lock.servers[name]
     ctx = GradeContext(

@@ -28,12 +28,13 @@ what is trusted. No I/O here: :mod:`mcplock_tui.storage` turns documents into by
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from mcplock_tui.core.canonical import HASH_MODEL, digest, member_digests, pretty_json
-from mcplock_tui.core.errors import LockfileError
+from mcplock_tui.core.errors import LockfileError, PinHashError
 from mcplock_tui.core.hosts import surface_hosts
 from mcplock_tui.core.model import ITEM_KINDS, JSON, PROMPT_MESSAGES_KEY, Kind, Surface
 from mcplock_tui.core.surface import MAX_DEPTH
@@ -183,9 +184,8 @@ def _decode_item(kind: Kind, table: Any, where: str) -> dict[str, JSON]:
     stored = table.get("hash")
     actual = digest(item)
     if stored != actual:
-        raise LockfileError(
-            f"{where}: the pinned definition does not match its hash (edited by hand?); "
-            "restore the file from version control or re-pin that server"
+        raise PinHashError(
+            f"{where}: the pinned definition does not match its hash (edited by hand?)"
         )
     return item
 
@@ -264,41 +264,52 @@ def decode(doc: Mapping[str, Any], source: str = "lockfile") -> Lockfile:
         raise LockfileError(f"{source}: 'servers' must be a table")
     servers: dict[str, ServerPin] = {}
     for name, table in raw_servers.items():
-        where = f"{source}: servers.{name}"
-        if not isinstance(table, dict) or "server" not in table:
-            raise LockfileError(f"{where}: missing [server] table")
-        server = _decode_item(Kind.SERVER, table["server"], where + ".server")
-        instructions = None
-        if "instructions" in table:
-            item = _decode_item(Kind.INSTRUCTIONS, table["instructions"], where + ".instructions")
-            value = item.get("instructions")
-            instructions = value if isinstance(value, str) else None
-        lists: dict[Kind, dict[str, dict[str, JSON]]] = {}
-        for kind in ITEM_KINDS:
-            raw_items = table.get(_TABLE[kind], {})
-            if not isinstance(raw_items, dict):
-                raise LockfileError(f"{where}.{_TABLE[kind]}: expected a table")
-            lists[kind] = {
-                key: _decode_item(kind, value, f"{where}.{_TABLE[kind]}.{key}")
-                for key, value in raw_items.items()
-            }
-        hosts = table.get("hosts", [])
-        if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
-            raise LockfileError(f"{where}.hosts: expected a list of host names")
-        raw_rejected = table.get("rejected", [])
-        if not isinstance(raw_rejected, list):
-            raise LockfileError(f"{where}.rejected: expected an array of tables")
-        rejected = tuple(_decode_rejection(r, where) for r in raw_rejected)
-        surface = Surface(
-            server=server,
-            instructions=instructions,
-            tools=lists[Kind.TOOL],
-            prompts=lists[Kind.PROMPT],
-            resources=lists[Kind.RESOURCE],
-            resource_templates=lists[Kind.RESOURCE_TEMPLATE],
-        )
-        servers[name] = ServerPin(surface=surface, rejected=rejected)
+        try:
+            servers[name] = _decode_server(table, f"{source}: servers.{name}")
+        except LockfileError as exc:  # one server's table: replaceable on its own
+            raise PinHashError(
+                f"{exc}; restore the file from version control, or run `mcplock-tui pin "
+                f"--server {shlex.quote(name)} --replace` to capture that server and pin it "
+                "again (the other pins stay as they are)",
+                server=name,
+            ) from None
     return Lockfile(servers=servers, log_head=_decode_log_head(doc.get("log"), source))
+
+
+def _decode_server(table: Any, where: str) -> ServerPin:
+    if not isinstance(table, dict) or "server" not in table:
+        raise LockfileError(f"{where}: missing [server] table")
+    server = _decode_item(Kind.SERVER, table["server"], where + ".server")
+    instructions = None
+    if "instructions" in table:
+        item = _decode_item(Kind.INSTRUCTIONS, table["instructions"], where + ".instructions")
+        value = item.get("instructions")
+        instructions = value if isinstance(value, str) else None
+    lists: dict[Kind, dict[str, dict[str, JSON]]] = {}
+    for kind in ITEM_KINDS:
+        raw_items = table.get(_TABLE[kind], {})
+        if not isinstance(raw_items, dict):
+            raise LockfileError(f"{where}.{_TABLE[kind]}: expected a table")
+        lists[kind] = {
+            key: _decode_item(kind, value, f"{where}.{_TABLE[kind]}.{key}")
+            for key, value in raw_items.items()
+        }
+    hosts = table.get("hosts", [])
+    if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
+        raise LockfileError(f"{where}.hosts: expected a list of host names")
+    raw_rejected = table.get("rejected", [])
+    if not isinstance(raw_rejected, list):
+        raise LockfileError(f"{where}.rejected: expected an array of tables")
+    rejected = tuple(_decode_rejection(r, where) for r in raw_rejected)
+    surface = Surface(
+        server=server,
+        instructions=instructions,
+        tools=lists[Kind.TOOL],
+        prompts=lists[Kind.PROMPT],
+        resources=lists[Kind.RESOURCE],
+        resource_templates=lists[Kind.RESOURCE_TEMPLATE],
+    )
+    return ServerPin(surface=surface, rejected=rejected)
 
 
 def _decode_log_head(raw: Any, source: str) -> LogHead | None:

@@ -204,6 +204,8 @@ class CaptureResult:
     duration: float = 0.0
     warnings: tuple[str, ...] = ()
     """Non-fatal oddities, e.g. a malformed tool kept as raw JSON, a duplicate name."""
+    stderr_tail: tuple[str, ...] = ()
+    """For a failure: the last lines of the server's stderr, escaped, secrets redacted."""
 
     @property
     def ok(self) -> bool:

@@ -11,11 +11,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcplock_tui import __version__
-from mcplock_tui.core.analysis import Report, ServerReport
+from mcplock_tui.core.analysis import ExitCode, Report, ServerReport, Status
 from mcplock_tui.core.diff import MISSING, Change
 from mcplock_tui.core.groups import Group, group_changes
 from mcplock_tui.core.model import Finding, Kind, Origin, Reason, Severity
 from mcplock_tui.core.rules import all_rules
+from mcplock_tui.core.severity import CATEGORIES
 
 REPORT_VERSION = 1
 _TABLE = {
@@ -87,6 +88,7 @@ def server_json(s: ServerReport) -> dict[str, Any]:
         "error": s.error,
         "error_kind": s.error_kind,
         "stderr_log": s.stderr_log,
+        "stderr_tail": list(s.stderr_tail),
         "warnings": list(s.warnings),
         "new_hosts": list(s.new_hosts),
         "pinned_launch": s.pinned_launch,
@@ -97,12 +99,26 @@ def server_json(s: ServerReport) -> dict[str, Any]:
     }
 
 
+def unchecked_error(report: Report) -> tuple[str | None, str | None]:
+    """``(error, error_kind)`` for a report that exits 2 because servers could not be checked."""
+    if report.exit_code() is not ExitCode.CANNOT_CHECK:
+        return None, None
+    bad = [s for s in report.servers if s.status in (Status.FAILED, Status.UNPINNED)]
+    kind = "unpinned" if all(s.status == Status.UNPINNED for s in bad) else "servers-failed"
+    listed = ", ".join(f"{s.name} ({s.error_kind or s.status})" for s in bad)
+    noun = "server" if len(bad) == 1 else "servers"
+    return f"{len(bad)} {noun} could not be checked: {listed}", kind
+
+
 def to_json(report: Report, lockfile: str) -> dict[str, Any]:
     counts = report.counts()
+    error, kind = unchecked_error(report)
     return {
         "version": REPORT_VERSION,
         "tool": {"name": "mcplock-tui", "version": __version__},
         "lockfile": lockfile,
+        "error": error,
+        "error_kind": kind,
         "fail_on": report.fail_on.label,
         "fail_on_known": report.fail_on_known.label if report.fail_on_known else None,
         "known_findings": len(report.known_findings),
@@ -178,12 +194,21 @@ def _line_for(c: Change | None, server: str, lines: Mapping[tuple[str, ...], int
 
 
 def _rule_meta(rule_id: str, severity: Severity, text: str) -> dict[str, Any]:
+    """A rule's own description: from the registry, or the drift category's text.
+
+    ``text`` (one instance's message) is the last resort only: a rule is shared by every
+    result that carries it, so it must not read as one of them.
+    """
     rule = all_rules().get(rule_id)
+    category = rule_id.removeprefix("MCPL-DRIFT-")
+    about = CATEGORIES.get(category) if rule is None else None
+    short = rule.title if rule else (f"drift: {category}" if about else text)
+    full = rule.rationale if rule else (about or text)
     return {
         "id": rule_id,
         "name": rule_id,
-        "shortDescription": {"text": rule.title if rule else text},
-        "fullDescription": {"text": rule.rationale if rule else text},
+        "shortDescription": {"text": short},
+        "fullDescription": {"text": full},
         "defaultConfiguration": {"level": _LEVEL[rule.severity if rule else severity]},
         "properties": {
             "security-severity": _SECURITY_SEVERITY[rule.severity if rule else severity],
@@ -200,10 +225,15 @@ def to_sarif(report: Report, lockfile: str, lockfile_text: str) -> dict[str, Any
     notifications: list[dict[str, Any]] = []
     for server in report.servers:
         if server.error:
+            text = f"{server.name}: {server.error}"
+            if server.stderr_log:
+                text += f" (server log: {server.stderr_log})"
+            if server.stderr_tail:
+                text += "\nlast lines of its stderr:\n" + "\n".join(server.stderr_tail)
             notifications.append(
                 {
                     "level": "error",
-                    "message": {"text": f"{server.name}: {server.error}"},
+                    "message": {"text": text},
                     "locations": [_location(lockfile, _line_for(None, server.name, lines))],
                 }
             )
@@ -234,9 +264,45 @@ def to_sarif(report: Report, lockfile: str, lockfile_text: str) -> dict[str, Any
             )
         results.extend(_known_results(server, lockfile, lines, rules))
     invocations = [
-        {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
+        {
+            "executionSuccessful": not notifications,
+            "exitCode": int(report.exit_code()),
+            "toolExecutionNotifications": notifications,
+        }
     ]
     return _sarif_document(rules, results, invocations)
+
+
+def error_json(error: str, kind: str, lockfile: str) -> dict[str, Any]:
+    """The JSON report when the check could not start: no lockfile, bad config or policy."""
+    return {
+        "version": REPORT_VERSION,
+        "tool": {"name": "mcplock-tui", "version": __version__},
+        "lockfile": lockfile,
+        "error": error,
+        "error_kind": kind,
+        "fail_on": None,
+        "fail_on_known": None,
+        "known_findings": 0,
+        "exit_code": int(ExitCode.CANNOT_CHECK),
+        "summary": {s.label: 0 for s in sorted(Severity, reverse=True)},
+        "servers": [],
+    }
+
+
+def error_sarif(error: str, kind: str, lockfile: str) -> dict[str, Any]:
+    """The SARIF document for the same case: no results, one failed invocation."""
+    notification = {
+        "level": "error",
+        "message": {"text": f"{kind}: {error}"},
+        "locations": [_location(lockfile, 1)],
+    }
+    invocation = {
+        "executionSuccessful": False,
+        "exitCode": int(ExitCode.CANNOT_CHECK),
+        "toolExecutionNotifications": [notification],
+    }
+    return _sarif_document({}, [], [invocation])
 
 
 def _known_results(

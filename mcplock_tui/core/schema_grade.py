@@ -190,9 +190,12 @@ class _Comparer:
         if is_never(a) or is_never(b):
             if not (is_never(a) and is_never(b)):
                 closed = is_never(b)
-                found = direction(
-                    not closed, "closed: now false" if closed else "opened: was false", at, pol
+                words = (
+                    "closed: now accepts no value (false)"
+                    if closed
+                    else "opened: accepted no value before (was false)"
                 )
+                found = direction(not closed, words, at, pol)
                 if found.severity >= H and at.endswith(_UNDECLARED):
                     # No new name is offered to the model: what it may send is still what
                     # the named properties and the text tell it. Reviewable, not a gate.
@@ -200,7 +203,7 @@ class _Comparer:
                 yield found
             return
         if not b and a:  # replaced by `true`/`{}`: one reason, not one per lost keyword
-            yield direction(True, "now accepts anything (schema replaced by true or {})", at, pol)
+            yield direction(True, "now accepts any value (every constraint removed)", at, pol)
             return
         for key in ("properties", "patternProperties", "dependentSchemas", "dependentRequired"):
             if (

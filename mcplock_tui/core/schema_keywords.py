@@ -297,21 +297,30 @@ def scalar_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> I
         if o != n:
             sign = 1 if key in UPPER else -1
             looser = n is None or (o is not None and sign * (n - o) > 0)
-            yield direction(
-                looser,
-                f"{key} {'loosened' if looser else 'tightened'} ({o} -> {n})",
-                f"{at}.{key}",
-                pol,
-            )
+            yield direction(looser, _limit_words(key, o, n, looser), f"{at}.{key}", pol)
     o, n = a.get("multipleOf"), b.get("multipleOf")
     if o != n:
         looser = n is None or (o is not None and not (n % o == 0 if o else False))
-        yield direction(looser, f"multipleOf {o} -> {n}", f"{at}.multipleOf", pol)
+        yield direction(looser, _limit_words("multipleOf", o, n, looser), f"{at}.multipleOf", pol)
     if a.get("uniqueItems") != b.get("uniqueItems"):
         looser = b.get("uniqueItems") is not True
-        yield direction(
-            looser, f"uniqueItems {'dropped' if looser else 'required'}", f"{at}.uniqueItems", pol
-        )
+        how = "dropped: duplicates now accepted" if looser else "added: items must now be unique"
+        yield direction(looser, f"uniqueItems {how}", f"{at}.uniqueItems", pol)
+
+
+def _limit_words(key: str, old: Any, new: Any, looser: bool) -> str:
+    """``maxLength loosened (200 -> 900)``; a side that is absent is said, not shown as None."""
+    if new is None:
+        return f"{key} removed (was {_json(old)})"
+    if old is None:
+        return f"{key} added ({_json(new)})"
+    return f"{key} {'loosened' if looser else 'tightened'} ({_json(old)} -> {_json(new)})"
+
+
+def _json(value: Any, limit: int = 40) -> str:
+    """A schema value as JSON (``true``, not ``True``), cut to ``limit``."""
+    shown = canon_json(value)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
 def _strings(value: Any, depth: int = 0) -> list[str]:

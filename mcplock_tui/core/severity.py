@@ -618,6 +618,15 @@ def _tool_reasons(change: Change) -> Iterator[Reason]:
     for key in ("inputSchema", "outputSchema"):
         if canon_json(old.get(key)) == canon_json(new.get(key)):
             continue
+        if key == "outputSchema" and key in old and key not in new:
+            # The promise about the result goes (no new text): say that, not "accepts anything".
+            yield Reason(
+                "output-schema-changed",
+                M,
+                "output schema removed: the tool no longer describes its result",
+                key,
+            )
+            continue
         found = list(schema_reasons(old.get(key, {}), new.get(key, {}), key))
         if key == "inputSchema":
             found = list(_acting_input(found, acts(new)))

@@ -26,6 +26,8 @@ without that key it is -32601; a name listed in ``defs["promptsHang"]`` never an
 ``defs["secondListing"]`` replaces keys from the second request of any list method on: a
 server that answers differently depending on who asks, or when asked again.
 
+``stderrLines`` (a list of strings) are written to stderr at start, in any mode.
+
 This module is also imported by ``rawhttp.py`` for :func:`respond`; it uses the stdlib only.
 """
 
@@ -226,6 +228,8 @@ def main(argv: list[str]) -> int:
         return 2
     defs = load_defs(path)
     sys.stderr.write(f"rawserver: starting (pid {os.getpid()})\n")
+    for extra in defs.get("stderrLines", []):  # what a real server says before it fails
+        sys.stderr.write(f"{extra}\n")
     sys.stderr.flush()
     if mode_of(defs) == "exit_at_start":
         sys.stderr.write("rawserver: fatal: refusing to start in exit_at_start mode\n")

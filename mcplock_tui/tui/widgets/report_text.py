@@ -281,7 +281,11 @@ def server_text(state: ServerState) -> Content:
         out.append(
             Content.assemble(("Server log: ", MUTED), safe(home_relative(report.stderr_log)))
         )
-        tail = log_tail(report.stderr_log) if report.status == "failed" else []
+        # The capture's own tail (spec secrets scrubbed too); the file itself as a fallback.
+        tail = [
+            Content.assemble(("  │ ", MUTED), one_line(line, limit=200))
+            for line in report.stderr_tail
+        ] or (log_tail(report.stderr_log) if report.status == "failed" else [])
         if tail:
             out.append(Content.styled("Last lines of the log:", MUTED))
             out.extend(tail)
