@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from mcplock_tui.capture import capture_sync
@@ -24,6 +25,7 @@ from mcplock_tui.core.analysis import Report, analyze, unreviewed_launch
 from mcplock_tui.core.model import Severity
 from mcplock_tui.core.report import error_json, error_sarif, to_json, to_sarif
 from mcplock_tui.errors import MCPLockError
+from mcplock_tui.spec import ServerSpec
 from mcplock_tui.storage import write_text_atomic
 
 
@@ -35,7 +37,14 @@ def build_report(
     if sources is not None:
         sources.extend(dict.fromkeys(_shown(Path(s.source), ws.cwd) for s in ws.specs))
     lock = read_lock_or_explain(ws.lock_path)
-    held = [r for s in ws.specs if (r := unreviewed_launch(s.name, s.launch(), lock))]
+    # A launch with hidden parts is sealed with scrypt, which releases the GIL: seal in parallel.
+    with ThreadPoolExecutor() as pool:
+        launches = list(pool.map(ServerSpec.launch, ws.specs))
+    held = [
+        r
+        for s, launch in zip(ws.specs, launches, strict=True)
+        if (r := unreviewed_launch(s.name, launch, lock))
+    ]
     runnable = [s for s in ws.specs if s.name not in {r.name for r in held}]
     with CaptureProgress([s.name for s in runnable], sys.stderr, drift_word(lock)) as progress:
         captures = capture_sync(
