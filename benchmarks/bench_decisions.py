@@ -24,13 +24,20 @@ from mcplock_tui.storage import read_lockfile
 
 def surface(tools: int, changed: int = -1) -> object:
     return build_surface(
-        initialize_result={"protocolVersion": "2025-11-25",
-                           "serverInfo": {"name": "bench", "version": "1"},
-                           "capabilities": {"tools": {}}},
+        initialize_result={
+            "protocolVersion": "2025-11-25",
+            "serverInfo": {"name": "bench", "version": "1"},
+            "capabilities": {"tools": {}},
+        },
         launch="stdio: bench",
-        tools=[{"name": f"tool_{i}",
+        tools=[
+            {
+                "name": f"tool_{i}",
                 "description": f"Tool {i}." + (" Changed." if i == changed else ""),
-                "inputSchema": {"type": "object"}} for i in range(tools)],
+                "inputSchema": {"type": "object"},
+            }
+            for i in range(tools)
+        ],
     )
 
 
@@ -49,8 +56,11 @@ def main() -> None:
         for n in range(args.accepts):
             lock = read_lockfile(lock_path)
             live = surface(args.tools, changed=n)
-            change = next(c for c in diff_surfaces("bench", lock.servers["bench"].surface, live)  # type: ignore[arg-type]
-                          if c.name == f"tool_{n}")
+            change = next(
+                c
+                for c in diff_surfaces("bench", lock.servers["bench"].surface, live)  # type: ignore[arg-type]
+                if c.name == f"tool_{n}"
+            )
             start = time.perf_counter()
             decide(lock_path, [change], "accept", live={"bench": live})  # type: ignore[dict-item]
             times.append(time.perf_counter() - start)
@@ -58,10 +68,13 @@ def main() -> None:
         result = verify_log(lock_path, read_lockfile(lock_path))
         verify_s = time.perf_counter() - start
         assert result.ok, result.problems[:3]
-        print(f"pin {args.tools} tools ({len(result.records) - args.accepts} records): "
-              f"{pin_s:.2f} s")
-        print(f"accept through the service: median {statistics.median(times) * 1000:.0f} ms "
-              f"(max {max(times) * 1000:.0f} ms) over {args.accepts}")
+        print(
+            f"pin {args.tools} tools ({len(result.records) - args.accepts} records): {pin_s:.2f} s"
+        )
+        print(
+            f"accept through the service: median {statistics.median(times) * 1000:.0f} ms "
+            f"(max {max(times) * 1000:.0f} ms) over {args.accepts}"
+        )
         print(f"log verify over {len(result.records)} records: {verify_s:.2f} s")
 
 

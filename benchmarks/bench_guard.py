@@ -36,8 +36,10 @@ def tools(n: int) -> list[dict[str, Any]]:
             "description": f"Tool number {i}: reads a record and returns it as JSON. " * 3,
             "inputSchema": {
                 "type": "object",
-                "properties": {"id": {"type": "string", "description": "Record id"},
-                               "limit": {"type": "integer", "minimum": 1, "maximum": 100}},
+                "properties": {
+                    "id": {"type": "string", "description": "Record id"},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+                },
                 "required": ["id"],
             },
             "annotations": {"readOnlyHint": True},
@@ -48,8 +50,9 @@ def tools(n: int) -> list[dict[str, Any]]:
 
 class Raw:
     def __init__(self, argv: list[str], cwd: Path) -> None:
-        self.proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
         self.next = 0
 
     def call(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -64,8 +67,14 @@ class Raw:
                 return reply  # type: ignore[no-any-return]
 
     def start(self) -> None:
-        self.call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                 "clientInfo": {"name": "bench", "version": "0"}})
+        self.call(
+            "initialize",
+            {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "0"},
+            },
+        )
         assert self.proc.stdin is not None
         self.proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
         self.proc.stdin.flush()
@@ -114,10 +123,23 @@ def setup(root: Path, name: str, n_tools: int) -> tuple[list[str], list[str]]:
     server = [sys.executable, str(CALLSERVER), str(defs)]
     config = {"mcpServers": {name: {"command": server[0], "args": server[1:]}}}
     (folder / ".mcp.json").write_text(json.dumps(config))
-    subprocess.run([sys.executable, "-m", "mcplock_tui", "pin"], cwd=folder, check=True,
-                   capture_output=True)
-    guard = [sys.executable, "-m", "mcplock_tui", "guard", "--name", name, "--lock",
-             str(folder / "mcplock.lock"), "--log", str(folder / "guard.log"), "--", *server]
+    subprocess.run(
+        [sys.executable, "-m", "mcplock_tui", "pin"], cwd=folder, check=True, capture_output=True
+    )
+    guard = [
+        sys.executable,
+        "-m",
+        "mcplock_tui",
+        "guard",
+        "--name",
+        name,
+        "--lock",
+        str(folder / "mcplock.lock"),
+        "--log",
+        str(folder / "guard.log"),
+        "--",
+        *server,
+    ]
     return server, guard
 
 
@@ -142,12 +164,16 @@ def main() -> None:
                 results[f"first-{tag}"].append(first)
                 results[f"list-{tag}"].append(rest)
     med = {k: statistics.median(v) for k, v in results.items()}
-    print(f"tools/call round trip   direct {med['call-d']:7.2f} ms  guarded {med['call-g']:7.2f} ms  "
-          f"added {med['call-g'] - med['call-d']:6.2f} ms (median; target < 5 ms)")
+    print(
+        f"tools/call round trip   direct {med['call-d']:7.2f} ms  guarded {med['call-g']:7.2f} ms  "
+        f"added {med['call-g'] - med['call-d']:6.2f} ms (median; target < 5 ms)"
+    )
     for key, label in (("first", "first listing"), ("list", "later listings")):
         d, g = med[f"{key}-d"], med[f"{key}-g"]
-        print(f"tools/list {args.tools} tools, {label:14}  direct {d:7.2f} ms  guarded {g:7.2f} ms"
-              f"  added {g - d:6.2f} ms (median; target < 50 ms)")
+        print(
+            f"tools/list {args.tools} tools, {label:14}  direct {d:7.2f} ms  guarded {g:7.2f} ms"
+            f"  added {g - d:6.2f} ms (median; target < 50 ms)"
+        )
 
 
 if __name__ == "__main__":

@@ -35,8 +35,10 @@ def main() -> None:
             run = partial(capture_all, [spec], timeout=args.timeout, log_dir=folder / "logs")
             result = anyio.run(run)["stuck"]
             took = time.monotonic() - started
-            print(f"run {i + 1}: {took:.2f} s ({took - args.timeout:+.2f} s past the timeout; "
-                  f"{result.error_kind})")
+            print(
+                f"run {i + 1}: {took:.2f} s ({took - args.timeout:+.2f} s past the timeout; "
+                f"{result.error_kind})"
+            )
 
 
 if __name__ == "__main__":

@@ -17,14 +17,25 @@ from mcplock_tui.spec import ServerSpec, seal
 
 
 def plain(i: int) -> ServerSpec:
-    return ServerSpec(name=f"s{i}", transport="stdio", source="b", command="npx",
-                      args=("-y", f"@scope/server-{i}"))
+    return ServerSpec(
+        name=f"s{i}",
+        transport="stdio",
+        source="b",
+        command="npx",
+        args=("-y", f"@scope/server-{i}"),
+    )
 
 
 def hidden(i: int, run: int) -> ServerSpec:
-    return ServerSpec(name=f"s{i}-{run}", transport="stdio", source="b", command="npx",
-                      args=("-y", "srv", "--api-key", "sk-Q7vLm2Xp9RtZk4Wc8NbYf3Hd6Js1Ge5A"),
-                      env={"TOKEN": "${TOKEN}", "HOME_DIR": "/srv"}, cwd="/work")
+    return ServerSpec(
+        name=f"s{i}-{run}",
+        transport="stdio",
+        source="b",
+        command="npx",
+        args=("-y", "srv", "--api-key", "sk-Q7vLm2Xp9RtZk4Wc8NbYf3Hd6Js1Ge5A"),
+        env={"TOKEN": "${TOKEN}", "HOME_DIR": "/srv"},
+        cwd="/work",
+    )
 
 
 def per_server(specs: list[ServerSpec], calls: Callable[[ServerSpec], None]) -> float:

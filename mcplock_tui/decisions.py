@@ -137,7 +137,9 @@ def _ensure_pins_unmoved(lock: Lockfile, changes: Sequence[Change]) -> None:
     for change in changes:
         pin = lock.servers.get(change.server)
         if pin is None:
-            raise DecisionError(f"server {change.server!r} is no longer pinned; nothing was written")
+            raise DecisionError(
+                f"server {change.server!r} is no longer pinned; nothing was written"
+            )
         name = change.old_name or change.name
         now = review.live_hash(pin.surface, change.kind, name)
         if now != (change.old_hash or "removed"):

@@ -58,9 +58,22 @@ KEY_ENV = "MCPLOCK_DECISION_KEY"
 ACTIONS = ("accept", "reject", "pin", "undo")
 """``undo`` re-pins what was pinned before a decision was taken back in the review app."""
 _FIELDS: dict[str, type | tuple[type, ...]] = {
-    "v": int, "seq": int, "time": str, "decision": str, "change": str, "server": str,
-    "kind": str, "item": str, "old_hash": (str, type(None)), "new_hash": str, "reviewer": str,
-    "note": str, "explain": (dict, type(None)), "key": str, "prev": (str, type(None)), "sig": str,
+    "v": int,
+    "seq": int,
+    "time": str,
+    "decision": str,
+    "change": str,
+    "server": str,
+    "kind": str,
+    "item": str,
+    "old_hash": (str, type(None)),
+    "new_hash": str,
+    "reviewer": str,
+    "note": str,
+    "explain": (dict, type(None)),
+    "key": str,
+    "prev": (str, type(None)),
+    "sig": str,
 }
 _PEM_BLOCK = re.compile(rb"-----BEGIN PUBLIC KEY-----.+?-----END PUBLIC KEY-----", re.DOTALL)
 _GITIGNORE = (
@@ -183,8 +196,9 @@ def signing_key(lock_path: Path, *, create: bool = True) -> Ed25519PrivateKey:
     if env:
         return _load_private(env.encode("utf-8"), f"${KEY_ENV}")
     if paths.key.parent.is_symlink():
-        raise EvidenceError(f"{paths.key.parent} is a symbolic link; refusing to use a key "
-                            "through it")
+        raise EvidenceError(
+            f"{paths.key.parent} is a symbolic link; refusing to use a key through it"
+        )
     if os.path.lexists(paths.key):
         _refuse_exposed_key(paths.key, lock_path)
         try:
@@ -218,16 +232,21 @@ def private_dir(lock_path: Path) -> Path:
 
 def _rotate_hint(key: Path, lock_path: Path) -> str:
     pub = EvidencePaths.for_lock(lock_path).pub.name
-    return (f"treat it as leaked and rotate it: `git rm --cached {key}` if git tracks it, "
-            f"delete {key}, remove its public key from {pub} (commit that), and decide again: "
-            "a new key is made")
+    return (
+        f"treat it as leaked and rotate it: `git rm --cached {key}` if git tracks it, "
+        f"delete {key}, remove its public key from {pub} (commit that), and decide again: "
+        "a new key is made"
+    )
 
 
 def _git_tracks(path: Path) -> bool:
     try:
         proc = subprocess.run(
-            ["git", "ls-files", "--error-unmatch", "--", path.name], cwd=path.parent,
-            capture_output=True, timeout=5, check=False,
+            ["git", "ls-files", "--error-unmatch", "--", path.name],
+            cwd=path.parent,
+            capture_output=True,
+            timeout=5,
+            check=False,
         )
     except (OSError, subprocess.SubprocessError):
         return False  # no git: nothing can be tracked
@@ -240,11 +259,15 @@ def _refuse_exposed_key(key: Path, lock_path: Path) -> None:
     if stat.S_ISLNK(st.st_mode):
         raise EvidenceError(f"{key} is a symbolic link; refusing to follow it")
     if st.st_mode & 0o077:
-        raise EvidenceError(f"{key} can be read by other users (mode {st.st_mode & 0o777:o}); "
-                            f"refusing to sign with it; {_rotate_hint(key, lock_path)}")
+        raise EvidenceError(
+            f"{key} can be read by other users (mode {st.st_mode & 0o777:o}); "
+            f"refusing to sign with it; {_rotate_hint(key, lock_path)}"
+        )
     if _git_tracks(key):
-        raise EvidenceError(f"{key} is tracked by git, so everyone with the repository can "
-                            f"sign decisions with it; refusing; {_rotate_hint(key, lock_path)}")
+        raise EvidenceError(
+            f"{key} is tracked by git, so everyone with the repository can "
+            f"sign decisions with it; refusing; {_rotate_hint(key, lock_path)}"
+        )
 
 
 def _publish(pub_path: Path, public: Ed25519PublicKey) -> None:
@@ -268,8 +291,12 @@ def reviewer(folder: Path) -> str:
     for field in ("user.name", "user.email"):
         try:
             proc = subprocess.run(
-                ["git", "config", field], cwd=folder, capture_output=True, text=True,
-                timeout=5, check=False,
+                ["git", "config", field],
+                cwd=folder,
+                capture_output=True,
+                text=True,
+                timeout=5,
+                check=False,
             )
         except (OSError, subprocess.SubprocessError):
             break
@@ -285,8 +312,10 @@ def now_utc() -> str:
 
 
 def _server_of(decision: Decision) -> str:
-    if decision.action == "pin" and decision.name == Kind.SERVER.value and (
-        decision.kind is Kind.SERVER and not decision.change_id.endswith("/server/server")
+    if (
+        decision.action == "pin"
+        and decision.name == Kind.SERVER.value
+        and (decision.kind is Kind.SERVER and not decision.change_id.endswith("/server/server"))
     ):
         return decision.change_id  # a whole-server pin (or its removal)
     suffix = f"/{decision.kind.value}/{decision.name}"
@@ -312,7 +341,10 @@ def _verdict(value: object) -> dict[str, str] | None:
 def pin_decision(server: str, surface: Surface | None, previous: Surface | None = None) -> Decision:
     """A ``pin`` of a whole server (``surface`` None: dropped from the lockfile)."""
     return Decision(
-        "pin", server, Kind.SERVER, Kind.SERVER.value,
+        "pin",
+        server,
+        Kind.SERVER,
+        Kind.SERVER.value,
         None if previous is None else surface_hash(previous),
         "removed" if surface is None else surface_hash(surface),
     )
@@ -411,11 +443,20 @@ def record_decisions(
         for d in decisions:
             seq += 1
             record: Record = {
-                "v": RECORD_VERSION, "seq": seq, "time": now_utc(), "decision": d.action,
-                "change": d.change_id, "server": _server_of(d), "kind": d.kind.value,
+                "v": RECORD_VERSION,
+                "seq": seq,
+                "time": now_utc(),
+                "decision": d.action,
+                "change": d.change_id,
+                "server": _server_of(d),
+                "kind": d.kind.value,
                 "item": d.name,
-                "old_hash": d.old_hash, "new_hash": d.new_hash, "reviewer": who, "note": d.note,
-                "explain": _verdict((explain or {}).get(d.change_id)), "key": kid,
+                "old_hash": d.old_hash,
+                "new_hash": d.new_hash,
+                "reviewer": who,
+                "note": d.note,
+                "explain": _verdict((explain or {}).get(d.change_id)),
+                "key": kid,
                 "prev": None if last is None else record_hash(last),
             }
             record["sig"] = sign(key, record)

@@ -42,8 +42,16 @@ from mcplock_tui.evidence import (
 BUNDLE_FORMAT = "mcplock-decisions-bundle"
 BUNDLE_VERSION = 1
 _BUNDLE_FIELDS: dict[str, type | tuple[type, ...]] = {
-    "format": str, "version": int, "from": int, "to": int, "prev": (str, type(None)),
-    "head": str, "exported": str, "public_keys": list, "signed_by": str, "records": list,
+    "format": str,
+    "version": int,
+    "from": int,
+    "to": int,
+    "prev": (str, type(None)),
+    "head": str,
+    "exported": str,
+    "public_keys": list,
+    "signed_by": str,
+    "records": list,
     "sig": str,
 }
 
@@ -86,7 +94,8 @@ def _order_problems(entries: Sequence[Record | str], first: int) -> list[tuple[i
     if len(found) == len(entries) and sorted(found) == expected and found != expected:
         return [
             (pos, f"record {pos}: holds record {seq}: records were reordered")
-            for pos, seq in zip(expected, found, strict=True) if pos != seq
+            for pos, seq in zip(expected, found, strict=True)
+            if pos != seq
         ]
     problems: list[tuple[int, str]] = []
     unreadable = {pos for pos, s in zip(expected, seqs, strict=True) if s is None}
@@ -101,13 +110,18 @@ def _order_problems(entries: Sequence[Record | str], first: int) -> list[tuple[i
 
 
 def verify_records(
-    entries: Sequence[Record | str], keys: Mapping[str, Ed25519PublicKey], *,
-    first: int = 1, prev: str | None = None, key_source: str = "the public key file",
+    entries: Sequence[Record | str],
+    keys: Mapping[str, Ed25519PublicKey],
+    *,
+    first: int = 1,
+    prev: str | None = None,
+    key_source: str = "the public key file",
 ) -> list[str]:
     """Problems in records expected to be numbered ``first``, ``first + 1``, … after ``prev``."""
     problems = [
         (pos, f"record {pos}: {entry}")
-        for pos, entry in enumerate(entries, first) if isinstance(entry, str)
+        for pos, entry in enumerate(entries, first)
+        if isinstance(entry, str)
     ]
     problems += _order_problems(entries, first)
     before: str | None = prev
@@ -119,16 +133,31 @@ def verify_records(
         label = entry["seq"]
         if readable_before and entry["prev"] != before:
             what = "the start of the range" if before is None else "the record before it"
-            problems.append((label, f"record {label}: chain broken: 'prev' does not match {what} "
-                             "(a record before it was edited, dropped or reordered)"))
+            problems.append(
+                (
+                    label,
+                    f"record {label}: chain broken: 'prev' does not match {what} "
+                    "(a record before it was edited, dropped or reordered)",
+                )
+            )
         public = keys.get(entry["key"])
         if public is None:
             listed = ", ".join(sorted(keys)) or "no keys"
-            problems.append((label, f"record {label}: signed by key {entry['key']}, which is not "
-                             f"in {key_source} ({listed}): the public key was swapped or removed"))
+            problems.append(
+                (
+                    label,
+                    f"record {label}: signed by key {entry['key']}, which is not "
+                    f"in {key_source} ({listed}): the public key was swapped or removed",
+                )
+            )
         elif not signature_ok(public, entry):
-            problems.append((label, f"record {label}: signature does not verify: the record was "
-                             "changed after it was signed"))
+            problems.append(
+                (
+                    label,
+                    f"record {label}: signature does not verify: the record was "
+                    "changed after it was signed",
+                )
+            )
         before, readable_before = record_hash(entry), True
     return [message for _, message in sorted(problems, key=lambda p: p[0])]
 
@@ -214,43 +243,53 @@ def check_lockfile(records: Sequence[Record], lock: Lockfile | None) -> list[str
         live = [(k, v) for k, v in sorted(gone.items.items()) if v[0] != "removed"]
         if gone.whole is not None or live:
             seq = gone.whole["seq"] if gone.whole is not None else live[-1][1][1]["seq"]
-            problems.append(f"lockfile: server {server!r} is not pinned, but record {seq} "
-                            "pinned or accepted it")
+            problems.append(
+                f"lockfile: server {server!r} is not pinned, but record {seq} pinned or accepted it"
+            )
     for server in sorted(servers):
         current = _item_hashes(lock, server) if lock is not None else {}
         s = state.get(server)
         if s is None:
-            problems.append(f"lockfile: server {server!r}: no signed record pinned any of it "
-                            f"({len(current)} items unreviewed here)")
-            problems += [f"lockfile: {_what(k, server)} is pinned as {_short(h)}, but no "
-                         "signed record pinned or accepted it" for k, h in sorted(current.items())]
+            problems.append(
+                f"lockfile: server {server!r}: no signed record pinned any of it "
+                f"({len(current)} items unreviewed here)"
+            )
+            problems += [
+                f"lockfile: {_what(k, server)} is pinned as {_short(h)}, but no "
+                "signed record pinned or accepted it"
+                for k, h in sorted(current.items())
+            ]
             continue
         problems += _server_problems(server, s, current)
     return problems
 
 
-def _server_problems(
-    server: str, s: _Replay, current: dict[tuple[str, str], str]
-) -> list[str]:
+def _server_problems(server: str, s: _Replay, current: dict[tuple[str, str], str]) -> list[str]:
     problems: list[str] = []
     whole_ok = s.whole is not None and _whole_pin_holds(s, current)
     if s.whole is not None and not whole_ok:
         actual = digest({f"{k}/{n}": h for (k, n), h in current.items()})
-        problems.append(f"lockfile: server {server!r} is pinned as {_short(actual)}, but "
-                        f"record {s.whole['seq']} pinned {_short(s.whole['new_hash'])}")
+        problems.append(
+            f"lockfile: server {server!r} is pinned as {_short(actual)}, but "
+            f"record {s.whole['seq']} pinned {_short(s.whole['new_hash'])}"
+        )
     for key in sorted(set(current) | set(s.items)):
         have = current.get(key, "removed")
         said = s.items.get(key)
         if said is None:
             if s.whole is None:
-                problems.append(f"lockfile: {_what(key, server)} is pinned as {_short(have)}, "
-                                "but no signed record pinned or accepted it")
+                problems.append(
+                    f"lockfile: {_what(key, server)} is pinned as {_short(have)}, "
+                    "but no signed record pinned or accepted it"
+                )
             continue
         if said[0] != have:
             r = said[1]
             verb = {"pin": "pinned", "undo": "restored"}.get(r["decision"], "accepted")
-            problems.append(f"lockfile: {_what(key, server)} is pinned as {_short(have)}, but "
-                            f"record {r['seq']} {verb} {_short(said[0])}")
+            problems.append(
+                f"lockfile: {_what(key, server)} is pinned as {_short(have)}, but "
+                f"record {r['seq']} {verb} {_short(said[0])}"
+            )
     return problems
 
 
@@ -265,20 +304,28 @@ def check_head(records: Sequence[Record], lock: Lockfile | None) -> list[str]:
     last = records[-1]
     head = lock.log_head
     if head is None:
-        return [f"lockfile: names no decision log head, but the log holds {len(records)} "
-                "records (written by hand or by an older mcplock-tui; decide anything to fix)"]
+        return [
+            f"lockfile: names no decision log head, but the log holds {len(records)} "
+            "records (written by hand or by an older mcplock-tui; decide anything to fix)"
+        ]
     if head.seq > int(last["seq"]):
-        return [f"lockfile: names record {head.seq} as the log's newest, but the log ends at "
-                f"record {last['seq']}: {_span(int(last['seq']) + 1, head.seq)} dropped"]
+        return [
+            f"lockfile: names record {head.seq} as the log's newest, but the log ends at "
+            f"record {last['seq']}: {_span(int(last['seq']) + 1, head.seq)} dropped"
+        ]
     at = next((r for r in records if r["seq"] == head.seq), None)
     if at is None or record_hash(at) != head.head:
-        return [f"lockfile: names record {head.seq} as the log's newest, but that record in "
-                "the log is not the one it names (the log was rewritten)"]
+        return [
+            f"lockfile: names record {head.seq} as the log's newest, but that record in "
+            "the log is not the one it names (the log was rewritten)"
+        ]
     if head.seq < int(last["seq"]):
         span = _span(head.seq + 1, int(last["seq"]))
-        return [f"{span}: newer than the lockfile, which names record {head.seq} as the "
-                "log's newest (a lockfile write failed after recording, or the lockfile was "
-                "rolled back)"]
+        return [
+            f"{span}: newer than the lockfile, which names record {head.seq} as the "
+            "log's newest (a lockfile write failed after recording, or the lockfile was "
+            "rolled back)"
+        ]
     return []
 
 
@@ -293,12 +340,15 @@ def verify_log(lock_path: Path, lock: Lockfile | None, *, check_lock: bool = Tru
         keys, problems = {}, [str(exc)]
     if not entries:
         if paths.pub.exists():
-            problems.append(f"{paths.log.name}: no records, but {paths.pub.name} exists: "
-                            "the log was emptied or deleted")
+            problems.append(
+                f"{paths.log.name}: no records, but {paths.pub.name} exists: "
+                "the log was emptied or deleted"
+            )
         return Verification((), tuple(problems), tuple(sorted(keys)))
     if not keys and not problems:
-        problems.append(f"{paths.pub.name}: missing or holds no public key; "
-                        "no record can be verified")
+        problems.append(
+            f"{paths.pub.name}: missing or holds no public key; no record can be verified"
+        )
     problems += verify_records(entries, keys, key_source=paths.pub.name)
     records = [e for e in entries if not isinstance(e, str)]
     if check_lock:
@@ -311,8 +361,10 @@ def export_bundle(lock_path: Path, first: int, last: int | None) -> dict[str, An
     """Records ``first``..``last`` with the keys to check them and a signature over the range."""
     checked = verify_log(lock_path, None, check_lock=False)
     if checked.problems:
-        raise EvidenceError(f"the decision log does not verify ({checked.problems[0]}); "
-                            "run `mcplock-tui log verify`")
+        raise EvidenceError(
+            f"the decision log does not verify ({checked.problems[0]}); "
+            "run `mcplock-tui log verify`"
+        )
     total = len(checked.records)
     end = total if last is None else last
     if not 1 <= first <= end <= total:
@@ -323,13 +375,18 @@ def export_bundle(lock_path: Path, first: int, last: int | None) -> dict[str, An
     signer = key_id(key.public_key())
     if signer not in committed:
         raise EvidenceError(f"the private decision key ({signer}) is not in {paths.pub.name}")
-    records = list(checked.records[first - 1:end])
+    records = list(checked.records[first - 1 : end])
     used = sorted({r["key"] for r in records} | {signer})
     bundle: dict[str, Any] = {
-        "format": BUNDLE_FORMAT, "version": BUNDLE_VERSION, "from": first, "to": end,
+        "format": BUNDLE_FORMAT,
+        "version": BUNDLE_VERSION,
+        "from": first,
+        "to": end,
         "prev": record_hash(checked.records[first - 2]) if first > 1 else None,
-        "head": record_hash(records[-1]), "exported": now_utc(),
-        "public_keys": [public_pem(committed[k]) for k in used], "signed_by": signer,
+        "head": record_hash(records[-1]),
+        "exported": now_utc(),
+        "public_keys": [public_pem(committed[k]) for k in used],
+        "signed_by": signer,
         "records": records,
     }
     bundle["sig"] = sign(key, bundle)
@@ -346,8 +403,9 @@ def verify_bundle(
     file) or named by fingerprint in ``trust``.
     """
     if not isinstance(doc, dict) or doc.get("format") != BUNDLE_FORMAT:
-        return Verification((), ("bundle: not a decision bundle (format is not "
-                                 f"{BUNDLE_FORMAT!r})",), ())
+        return Verification(
+            (), (f"bundle: not a decision bundle (format is not {BUNDLE_FORMAT!r})",), ()
+        )
     for name, types in _BUNDLE_FIELDS.items():
         if not isinstance(doc.get(name), types) or isinstance(doc.get(name), bool):
             problem = f"bundle: field {name!r} is missing or has the wrong type"
@@ -369,9 +427,11 @@ def verify_bundle(
         if kid in trust and kid in keys:
             continue
         if known is None or (kid in keys and public_pem(keys[kid]) != public_pem(known)):
-            problems.append(f"bundle: signed by an unknown key {kid}: it is not in this "
-                            "project's mcplock.decisions.pub; if you know it is right, pass "
-                            f"--trust {kid}")
+            problems.append(
+                f"bundle: signed by an unknown key {kid}: it is not in this "
+                "project's mcplock.decisions.pub; if you know it is right, pass "
+                f"--trust {kid}"
+            )
     if problems:  # nothing an unknown key signed is worth checking further
         return Verification((), tuple(problems), ())
     keys = {**keys, **{k: trusted[k] for k in used if k in trusted}}
@@ -379,15 +439,19 @@ def verify_bundle(
     if signer is None:
         problems.append(f"bundle: signed by key {doc['signed_by']}, which it does not carry")
     elif not signature_ok(signer, doc):
-        problems.append("bundle: the signature over the range does not verify: the bundle was "
-                        "changed after export")
+        problems.append(
+            "bundle: the signature over the range does not verify: the bundle was "
+            "changed after export"
+        )
     records = doc["records"]
     if len(records) != doc["to"] - doc["from"] + 1:
-        problems.append(f"bundle: holds {len(records)} records, but claims records "
-                        f"{doc['from']}..{doc['to']}")
+        problems.append(
+            f"bundle: holds {len(records)} records, but claims records {doc['from']}..{doc['to']}"
+        )
     entries = [check_shape(r) for r in records]
-    problems += verify_records(entries, keys, first=doc["from"], prev=doc["prev"],
-                               key_source="the bundle's keys")
+    problems += verify_records(
+        entries, keys, first=doc["from"], prev=doc["prev"], key_source="the bundle's keys"
+    )
     if entries and isinstance(entries[-1], dict) and record_hash(entries[-1]) != doc["head"]:
         problems.append(f"bundle: 'head' is not the hash of record {doc['to']}")
     readable = tuple(e for e in entries if isinstance(e, dict))

@@ -19,7 +19,15 @@ from typing import Literal
 
 from mcplock_tui.redaction import REDACTED, redact_args, redact_text, redact_url
 
-__all__ = ["REDACTED", "SEAL_MARK", "ServerSpec", "Transport", "redact_args", "redact_text", "redact_url"]
+__all__ = [
+    "REDACTED",
+    "SEAL_MARK",
+    "ServerSpec",
+    "Transport",
+    "redact_args",
+    "redact_text",
+    "redact_url",
+]
 
 Transport = Literal["stdio", "http", "sse"]
 

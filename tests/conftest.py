@@ -14,7 +14,9 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture(autouse=True)
-def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
     """Never read the developer's own MCP configs or caches."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))

@@ -13,13 +13,20 @@ from tests.test_cli import Run, edit, project, write_config
 from tests.test_cli import run as run
 
 
-def _reports(tmp_path: Path, run: Run, *extra: str) -> tuple[int, str, dict[str, Any], dict[str, Any]]:
+def _reports(
+    tmp_path: Path, run: Run, *extra: str
+) -> tuple[int, str, dict[str, Any], dict[str, Any]]:
     """One check with a JSON --output and a --sarif file; both files must exist."""
     out, sarif = tmp_path / "report.json", tmp_path / "out" / "report.sarif"
     result = run("--check", "--format", "json", "--output", str(out), "--sarif", str(sarif), *extra)
     assert out.exists(), result.stderr
     assert sarif.exists(), result.stderr
-    return result.returncode, result.stderr, json.loads(out.read_text()), json.loads(sarif.read_text())
+    return (
+        result.returncode,
+        result.stderr,
+        json.loads(out.read_text()),
+        json.loads(sarif.read_text()),
+    )
 
 
 def _assert_error_report(
@@ -144,9 +151,9 @@ def test_hand_edited_pin_is_replaced_for_that_server_alone(tmp_path: Path, run: 
     assert replaced.returncode == 0, replaced.stderr
     assert "read_file" in replaced.stdout, "shows what it pins"
     after = lock.read_text()
-    assert after[after.index("[servers.b.server]") :].split("\n[log]")[0] == b_part.split(
-        "\n[log]"
-    )[0], "b's pin byte for byte"
+    assert (
+        after[after.index("[servers.b.server]") :].split("\n[log]")[0] == b_part.split("\n[log]")[0]
+    ), "b's pin byte for byte"
     assert "Read a UTF-8 text file" in after
     assert run("--check").returncode == 0
     verify = run("log", "verify")
@@ -213,9 +220,12 @@ def test_failed_server_carries_its_stderr_tail_everywhere(tmp_path: Path, run: R
     defs = project(tmp_path, a=None)
     assert run("pin").returncode == 0
     noise = [f"noise line {i}" for i in range(15)]
-    edit(defs["a"], lambda d: d.update(
-        mode="crash", stderrLines=[*noise, SECRET_LINE, "colour \x1b[31mred", "x" * 5000]
-    ))
+    edit(
+        defs["a"],
+        lambda d: d.update(
+            mode="crash", stderrLines=[*noise, SECRET_LINE, "colour \x1b[31mred", "x" * 5000]
+        ),
+    )
     code, _, report, sarif = _reports(tmp_path, run)
     assert code == 2
     [server] = report["servers"]
@@ -259,7 +269,10 @@ def test_github_annotation_carries_the_stderr_tail() -> None:
     from mcplock_tui.core.analysis import Report, ServerReport, Status
 
     failed = ServerReport(
-        "a", Status.FAILED, error="connection closed", error_kind="crash",
+        "a",
+        Status.FAILED,
+        error="connection closed",
+        error_kind="crash",
         stderr_tail=("npm ERR! 404 Not Found", "::warning::forged"),
     )
     [line] = github_annotations(Report(servers=(failed,)), "mcplock.lock")

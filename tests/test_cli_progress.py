@@ -21,7 +21,11 @@ def _on_tty_stderr(args: list[str], cwd: Path, repo_root: Path, **env: str) -> t
         full_env.pop("NO_COLOR", None)
     proc = subprocess.Popen(
         [sys.executable, "-m", "mcplock_tui", *args],
-        cwd=cwd, env=full_env, stdout=subprocess.DEVNULL, stderr=slave, stdin=subprocess.DEVNULL,
+        cwd=cwd,
+        env=full_env,
+        stdout=subprocess.DEVNULL,
+        stderr=slave,
+        stdin=subprocess.DEVNULL,
     )
     os.close(slave)
     chunks: list[bytes] = []
@@ -50,9 +54,7 @@ def test_tty_shows_one_line_per_server(tmp_path: Path, run: Run, repo_root: Path
     assert "broken" in drawn and "failed (crash)" in drawn
 
 
-def test_tty_with_no_color_or_dumb_shows_nothing(
-    tmp_path: Path, run: Run, repo_root: Path
-) -> None:
+def test_tty_with_no_color_or_dumb_shows_nothing(tmp_path: Path, run: Run, repo_root: Path) -> None:
     project(tmp_path, good=None)
     assert run("pin").returncode == 0
     for env in ({"NO_COLOR": "1"}, {"TERM": "dumb"}):

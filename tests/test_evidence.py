@@ -305,8 +305,7 @@ def test_tampering_fails_verify_with_the_record_and_the_cause(
     hashes = [str(r["new_hash"])[:19] for r in project.records()]
     server = surface_hash(project.locks[-1].servers["demo"].surface)[:19]
     expected = [
-        line.format(read=hashes[3], r2=hashes[1], server=server, pin=hashes[0])
-        for line in template
+        line.format(read=hashes[3], r2=hashes[1], server=server, pin=hashes[0]) for line in template
     ]
     project.paths.log.write_bytes(b"".join(change(project.lines())))
     code, out = verify(capsys)
@@ -366,7 +365,10 @@ def test_repin_supersedes_earlier_accepts(
     fresh = Lockfile({"demo": ServerPin(make_surface(read="Brand new."))})
     repin = pin_decisions(project.locks[-1], fresh)
     assert [d.change_id for d in repin] == [
-        "demo", "demo/tool/read", "demo/tool/write", "demo/server/server"
+        "demo",
+        "demo/tool/read",
+        "demo/tool/write",
+        "demo/server/server",
     ]
     decisions.commit(project.lock_path, lambda current: (fresh, repin))
     assert verify(capsys)[0] == 0

@@ -69,7 +69,10 @@ class Project:
         spec = self.specs[name]
         inner = " ".join(shlex.quote(a) for a in (spec.command or "", *spec.args))
         self.specs[name] = ServerSpec(
-            name=name, transport="stdio", source="tests", command="sh",
+            name=name,
+            transport="stdio",
+            source="tests",
+            command="sh",
             args=("-c", f"touch {shlex.quote(str(marker))}; exec {inner}"),
         )
         self.configure()
@@ -106,7 +109,9 @@ def test_check_never_starts_a_changed_launch_command(
     assert code == 1, err
     (server,) = json.loads(out)["servers"]
     assert server["status"] == "launch-changed"
-    assert server["pinned_launch"].startswith("stdio: ") and "rawserver.py" in server["pinned_launch"]
+    assert (
+        server["pinned_launch"].startswith("stdio: ") and "rawserver.py" in server["pinned_launch"]
+    )
     assert server["launch"].startswith("stdio: sh -c") and "ran-in-ci" in server["launch"]
 
     code, out, _ = cli(capsys, "--check")
@@ -199,7 +204,10 @@ def test_accept_prints_every_change_it_accepts(
 def _accept_in_subprocess(root: Path, selector: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "mcplock_tui", "accept", selector],
-        cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
 
@@ -234,7 +242,8 @@ def test_damaged_log_tail_blocks_the_decision_with_the_lockfile_untouched(
 
 
 def test_symlinked_log_is_refused(
-    project: Project, tmp_path_factory: pytest.TempPathFactory,
+    project: Project,
+    tmp_path_factory: pytest.TempPathFactory,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     outside = tmp_path_factory.mktemp("outside") / "victim"
@@ -251,7 +260,8 @@ def test_symlinked_log_is_refused(
 
 
 def test_symlinked_lockfile_is_refused(
-    project: Project, tmp_path_factory: pytest.TempPathFactory,
+    project: Project,
+    tmp_path_factory: pytest.TempPathFactory,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     elsewhere = tmp_path_factory.mktemp("elsewhere") / "mcplock.lock"
@@ -266,8 +276,10 @@ def test_symlinked_lockfile_is_refused(
 
 
 def test_spliced_lockfile_with_a_valid_unreviewed_pin_fails_verify(
-    project: Project, tmp_path_factory: pytest.TempPathFactory,
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    project: Project,
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     project.serve(defs_with(read_file=POISON))
     elsewhere = Project(tmp_path_factory.mktemp("elsewhere"))
@@ -381,9 +393,19 @@ def test_policy_can_fail_on_known_findings(
 
 
 def _git(root: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True,
-                   env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x",
-                        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@x"})
+    subprocess.run(
+        ["git", *args],
+        cwd=root,
+        check=True,
+        capture_output=True,
+        env={
+            **os.environ,
+            "GIT_AUTHOR_NAME": "t",
+            "GIT_AUTHOR_EMAIL": "t@x",
+            "GIT_COMMITTER_NAME": "t",
+            "GIT_COMMITTER_EMAIL": "t@x",
+        },
+    )
 
 
 def test_a_committed_private_key_signs_nothing(
@@ -412,8 +434,10 @@ def test_a_key_others_can_read_signs_nothing(
 
 
 def test_a_bundle_signed_by_a_fresh_key_is_refused(
-    project: Project, tmp_path_factory: pytest.TempPathFactory,
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    project: Project,
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     forger = Project(tmp_path_factory.mktemp("forger"))
     forger.specs = dict(project.specs)

@@ -106,7 +106,8 @@ CONTRACTS: dict[str, Callable[[Import], bool]] = {
         _in(i.module, "mcplock_tui.core")
         and _in(i.target, "mcplock_tui")
         and not _in(i.target, "mcplock_tui.core")
-        and i.target not in ("mcplock_tui", "mcplock_tui.__version__")  # the root holds a version only
+        and i.target
+        not in ("mcplock_tui", "mcplock_tui.__version__")  # the root holds a version only
     ),
     "only capture/ imports the MCP SDK (mcp, mcp_types)": lambda i: (
         _in(i.target, "mcp", "mcp_types") and not _in(i.module, "mcplock_tui.capture")

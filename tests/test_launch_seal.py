@@ -98,7 +98,10 @@ def test_a_changed_program_in_a_redacted_argument_is_not_started(
     project: Project, capsys: pytest.CaptureFixture[str]
 ) -> None:
     def server(program: str) -> dict[str, Any]:
-        return {"command": sys.executable, "args": ["-c", program, str(RAWSERVER), str(project.defs)]}
+        return {
+            "command": sys.executable,
+            "args": ["-c", program, str(RAWSERVER), str(project.defs)],
+        }
 
     project.configure(files=server(_program()))
     pin(capsys)
@@ -116,7 +119,10 @@ def test_a_changed_api_key_is_a_launch_change(
     project: Project, capsys: pytest.CaptureFixture[str]
 ) -> None:
     def server(key: str) -> dict[str, Any]:
-        return {"command": sys.executable, "args": [str(RAWSERVER), str(project.defs), "--api-key", key]}
+        return {
+            "command": sys.executable,
+            "args": [str(RAWSERVER), str(project.defs), "--api-key", key],
+        }
 
     project.configure(files=server(SECRET))
     pin(capsys)
@@ -173,7 +179,10 @@ def test_a_changed_cwd_with_another_server_py_is_not_started(
     project: Project, capsys: pytest.CaptureFixture[str]
 ) -> None:
     reviewed, hostile = project.root / "reviewed", project.root / "hostile"
-    for folder, prelude in ((reviewed, ""), (hostile, f"open({str(project.marker)!r},'w').close()\n")):
+    for folder, prelude in (
+        (reviewed, ""),
+        (hostile, f"open({str(project.marker)!r},'w').close()\n"),
+    ):
         folder.mkdir()
         (folder / "server.py").write_text(
             f"{prelude}import runpy\nrunpy.run_path({str(RAWSERVER)!r}, run_name='__main__')\n",
@@ -198,8 +207,14 @@ def test_a_changed_cwd_with_another_server_py_is_not_started(
 @pytest.mark.parametrize(
     ("before", "after"),
     [
-        pytest.param({"headers": {"X-Api-Key": SECRET}}, {"headers": {"X-Api-Key": SECRET + "x"}}, id="header"),
-        pytest.param({"headers": {"X-Tenant": "a"}}, {"headers": {"X-Tenant": "b"}}, id="plain-header"),
+        pytest.param(
+            {"headers": {"X-Api-Key": SECRET}},
+            {"headers": {"X-Api-Key": SECRET + "x"}},
+            id="header",
+        ),
+        pytest.param(
+            {"headers": {"X-Tenant": "a"}}, {"headers": {"X-Tenant": "b"}}, id="plain-header"
+        ),
         pytest.param({"query": "?key=" + SECRET}, {"query": "?key=other"}, id="query"),
     ],
 )
@@ -266,7 +281,9 @@ def test_the_seal_neither_contains_nor_reveals_the_secret(
 
 
 def test_two_servers_with_the_same_hidden_value_get_different_seals(project: Project) -> None:
-    project.configure(a={"command": "srv", "env": {"K": SECRET}}, b={"command": "srv", "env": {"K": SECRET}})
+    project.configure(
+        a={"command": "srv", "env": {"K": SECRET}}, b={"command": "srv", "env": {"K": SECRET}}
+    )
     a, b = load_servers(project.root, [project.root / ".mcp.json"], environ={})
     seal_a, seal_b = SEAL.search(a.launch()), SEAL.search(b.launch())
     assert seal_a and seal_b and seal_a.group(1) != seal_b.group(1)
@@ -274,7 +291,13 @@ def test_two_servers_with_the_same_hidden_value_get_different_seals(project: Pro
 
 
 def test_a_launch_with_nothing_hidden_is_unchanged() -> None:
-    spec = ServerSpec(name="s", transport="stdio", source="t", command="npx", args=("-y", "@scope/server-x", "--port", "8080"))
+    spec = ServerSpec(
+        name="s",
+        transport="stdio",
+        source="t",
+        command="npx",
+        args=("-y", "@scope/server-x", "--port", "8080"),
+    )
     assert spec.launch() == "stdio: npx -y @scope/server-x --port 8080"
     http = ServerSpec(name="h", transport="http", source="t", url="https://h.example/mcp")
     assert http.launch() == "http: https://h.example/mcp"
@@ -282,8 +305,12 @@ def test_a_launch_with_nothing_hidden_is_unchanged() -> None:
 
 def test_args_that_join_to_the_same_text_are_told_apart() -> None:
     """``a b`` as one argument and as two print alike; what runs differs."""
-    one = ServerSpec(name="s", transport="stdio", source="t", command="sh", args=("-c", "exec srv", "x"))
-    two = ServerSpec(name="s", transport="stdio", source="t", command="sh", args=("-c", "exec", "srv", "x"))
+    one = ServerSpec(
+        name="s", transport="stdio", source="t", command="sh", args=("-c", "exec srv", "x")
+    )
+    two = ServerSpec(
+        name="s", transport="stdio", source="t", command="sh", args=("-c", "exec", "srv", "x")
+    )
     assert SEAL.sub("", one.launch()) == SEAL.sub("", two.launch())
     assert one.launch() != two.launch()
 
@@ -318,6 +345,8 @@ def test_the_message_names_a_hidden_change_and_a_pin_made_before_seals() -> None
     assert "a hidden part of the launch changed" in (hidden.error or "")
     old = unreviewed_launch("files", launch, _lock("stdio: srv  env: A"))  # pinned before seals
     assert old is not None and old.status == Status.LAUNCH_CHANGED
-    assert "made before launches were sealed" in (old.error or "") and "accept files/server" in (old.error or "")
+    assert "made before launches were sealed" in (old.error or "") and "accept files/server" in (
+        old.error or ""
+    )
     shown = unreviewed_launch("files", launch, _lock("stdio: other  env: A"))
     assert shown is not None and "hidden" not in (shown.error or "")

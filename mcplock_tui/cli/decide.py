@@ -65,9 +65,11 @@ def parse_selector(text: str, servers: Iterable[str]) -> list[Selector]:
     server = next((s for s in known if text == s or text.startswith(s + "/")), None)
     if server is None:
         pinned = ", ".join(sorted(known)) or "none"
-        raise ConfigError(f"{text!r}: no pinned server by that name (pinned: {pinned}); "
-                          "select SERVER, SERVER/ITEM or SERVER/KIND/ITEM")
-    rest = text[len(server) + 1:]
+        raise ConfigError(
+            f"{text!r}: no pinned server by that name (pinned: {pinned}); "
+            "select SERVER, SERVER/ITEM or SERVER/KIND/ITEM"
+        )
+    rest = text[len(server) + 1 :]
     if not rest:
         return [Selector(text, server)]
     readings = []
@@ -123,11 +125,15 @@ def select_changes(
             if readings[0].item is None:
                 notes.append(f"{readings[0].server}: no changes")
                 continue
-            drifted = ", ".join(
-                f"{c.kind.value}/{c.name}" for c in changes if c.server == readings[0].server
-            ) or "none"
-            raise ConfigError(f"{text!r}: no change matches it (changes on "
-                              f"{readings[0].server}: {drifted})")
+            drifted = (
+                ", ".join(
+                    f"{c.kind.value}/{c.name}" for c in changes if c.server == readings[0].server
+                )
+                or "none"
+            )
+            raise ConfigError(
+                f"{text!r}: no change matches it (changes on {readings[0].server}: {drifted})"
+            )
     return [c for c in changes if c.id in picked], notes
 
 
@@ -164,9 +170,7 @@ def run(args: argparse.Namespace, action: str) -> int:
         if s.status == Status.FAILED:
             raise CaptureError(f"{s.name}: {s.error}; nothing was written")
     skip = action == "accept" and not getattr(args, "include_rejected", False)
-    chosen, notes = select_changes(
-        args.selectors, lock.servers, report.changes, skip_rejected=skip
-    )
+    chosen, notes = select_changes(args.selectors, lock.servers, report.changes, skip_rejected=skip)
     for line in notes:
         out.print(Text(line, style="dim"))
     if not chosen:
@@ -180,13 +184,20 @@ def run(args: argparse.Namespace, action: str) -> int:
         out.print(Text(f"dry run: {len(chosen)} change(s); nothing written", style="bold"))
         return EXIT_OK
 
-    again = _live(capture_sync(
-        [s for s in ws.specs if s.name in {c.server for c in chosen}],
-        timeout=ws.timeout, log_dir=ws.log_dir,
-    ))
+    again = _live(
+        capture_sync(
+            [s for s in ws.specs if s.name in {c.server for c in chosen}],
+            timeout=ws.timeout,
+            log_dir=ws.log_dir,
+        )
+    )
     try:
         outcome = decide(
-            path, chosen, "accept" if action == "accept" else "reject", live=again, note=note,
+            path,
+            chosen,
+            "accept" if action == "accept" else "reject",
+            live=again,
+            note=note,
             explain={c.id: c.explain for c in chosen if c.explain},
         )
     except DecisionError as exc:
@@ -195,6 +206,11 @@ def run(args: argparse.Namespace, action: str) -> int:
     done = "accepted" if action == "accept" else "rejected"
     log = EvidencePaths.for_lock(path).log
     head = outcome.lock.log_head
-    out.print(Text(f"{done} {len(chosen)} change(s); wrote {path}; recorded in {log.name}"
-                   + (f" (records up to #{head.seq})" if head else ""), style="bold"))
+    out.print(
+        Text(
+            f"{done} {len(chosen)} change(s); wrote {path}; recorded in {log.name}"
+            + (f" (records up to #{head.seq})" if head else ""),
+            style="bold",
+        )
+    )
     return EXIT_OK

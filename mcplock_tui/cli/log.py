@@ -53,21 +53,39 @@ def _short(value: object) -> str:
 
 
 def render_record(console: Console, r: Record) -> None:
-    console.print(Text.assemble(
-        (f"#{r['seq']}", "bold"), "  ", safe(r["time"]), "  ", (r["decision"], "bold"), "  ",
-        safe(r["change"], "bold"), "  by ", safe(r["reviewer"]),
-    ))
-    console.print(Text.assemble(
-        "    ", safe(_short(r["old_hash"]), "red"), " -> ", safe(_short(r["new_hash"]), "green"),
-    ))
+    console.print(
+        Text.assemble(
+            (f"#{r['seq']}", "bold"),
+            "  ",
+            safe(r["time"]),
+            "  ",
+            (r["decision"], "bold"),
+            "  ",
+            safe(r["change"], "bold"),
+            "  by ",
+            safe(r["reviewer"]),
+        )
+    )
+    console.print(
+        Text.assemble(
+            "    ",
+            safe(_short(r["old_hash"]), "red"),
+            " -> ",
+            safe(_short(r["new_hash"]), "green"),
+        )
+    )
     if r["note"]:
         console.print(Text.assemble("    note: ", safe(r["note"])))
     explain = r["explain"]
     if isinstance(explain, dict):
-        console.print(Text.assemble(
-            "    explain: ", safe(str(explain.get("verdict", "")), "bold"), ": ",
-            safe(str(explain.get("reason", ""))),
-        ))
+        console.print(
+            Text.assemble(
+                "    explain: ",
+                safe(str(explain.get("verdict", "")), "bold"),
+                ": ",
+                safe(str(explain.get("reason", ""))),
+            )
+        )
 
 
 def show(args: argparse.Namespace, path: Path) -> int:
@@ -104,10 +122,14 @@ def _report(result: Verification, what: str, tail: str) -> int:
     if result.ok:
         keys = ", ".join(result.keys) or "none"
         count = len(result.records)
-        out.print(Text.assemble(
-            (f"{what} OK", "bold green"), f": {count} record{'s' if count != 1 else ''}, chain "
-            f"intact, signatures verified (keys: {keys})", tail,
-        ))
+        out.print(
+            Text.assemble(
+                (f"{what} OK", "bold green"),
+                f": {count} record{'s' if count != 1 else ''}, chain "
+                f"intact, signatures verified (keys: {keys})",
+                tail,
+            )
+        )
         return EXIT_OK
     for problem in result.problems:
         out.print(safe(problem))
@@ -162,9 +184,9 @@ def _verify_without_log(path: Path, paths: EvidencePaths) -> int:
     except FileNotFoundError:
         lock = None
     if lock is None or not lock.servers:
-        make_console(sys.stdout).print(Text.assemble(
-            "no decisions recorded yet (", safe(str(paths.log)), ")"
-        ))
+        make_console(sys.stdout).print(
+            Text.assemble("no decisions recorded yet (", safe(str(paths.log)), ")")
+        )
         return EXIT_OK
     problems = (
         f"{paths.log.name}: missing, but {path.name} pins {len(lock.servers)} server(s): no "
@@ -178,8 +200,11 @@ def _verify_without_log(path: Path, paths: EvidencePaths) -> int:
 def export(args: argparse.Namespace, path: Path) -> int:
     bundle = export_bundle(path, args.first, args.last)
     write_text_atomic(args.out, json.dumps(bundle, indent=2, ensure_ascii=True) + "\n")
-    make_console(sys.stdout).print(Text.assemble(
-        f"exported records {bundle['from']}..{bundle['to']} to ", safe(str(args.out), "bold"),
-        f" (signed by {bundle['signed_by']})",
-    ))
+    make_console(sys.stdout).print(
+        Text.assemble(
+            f"exported records {bundle['from']}..{bundle['to']} to ",
+            safe(str(args.out), "bold"),
+            f" (signed by {bundle['signed_by']})",
+        )
+    )
     return EXIT_OK

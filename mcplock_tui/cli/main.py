@@ -34,13 +34,20 @@ def build_parser() -> argparse.ArgumentParser:
     add_common(check, suppress=True)
 
     pin = sub.add_parser("pin", help="capture servers and write their definitions to the lockfile")
-    pin.add_argument("--prune", action="store_true", help="drop pins of servers no config names any more")
-    pin.add_argument("--replace", action="store_true",
-                     help="with --server: capture and pin again a server whose pin is broken "
-                          "(hand-edited); the rest of the lockfile is kept as it is")
+    pin.add_argument(
+        "--prune", action="store_true", help="drop pins of servers no config names any more"
+    )
+    pin.add_argument(
+        "--replace",
+        action="store_true",
+        help="with --server: capture and pin again a server whose pin is broken "
+        "(hand-edited); the rest of the lockfile is kept as it is",
+    )
     add_common(pin, suppress=True)
 
-    lint = sub.add_parser("lint", help="advisory quality checks on the live tools (exit 0 unless --strict)")
+    lint = sub.add_parser(
+        "lint", help="advisory quality checks on the live tools (exit 0 unless --strict)"
+    )
     lint.add_argument("--strict", action="store_true", help="exit 1 when there are findings")
     lint.add_argument("--format", choices=FORMATS, default=argparse.SUPPRESS)
     lint.add_argument("--output", type=_path, metavar="FILE", default=argparse.SUPPRESS)
@@ -48,16 +55,29 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="open the review app on a bundled demo with realistic drift")
     # SUPPRESS keeps `mcplock-tui --check demo` working as well as `mcplock-tui demo --check`.
-    demo.add_argument("--check", action="store_true", default=argparse.SUPPRESS,
-                      help="run the headless check on the demo instead of opening the app")
-    demo.add_argument("--keep", type=_path, metavar="DIR", default=None,
-                      help="create the demo project under DIR and keep it (default: a temp folder)")
+    demo.add_argument(
+        "--check",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="run the headless check on the demo instead of opening the app",
+    )
+    demo.add_argument(
+        "--keep",
+        type=_path,
+        metavar="DIR",
+        default=None,
+        help="create the demo project under DIR and keep it (default: a temp folder)",
+    )
     demo.add_argument("--format", choices=FORMATS, default=argparse.SUPPRESS)
     _add_decision_parsers(sub)
     # The guard parses its own arguments: everything after `--` is the server's command line.
-    guard = sub.add_parser("guard", add_help=False, prefix_chars="\0",
-                           help="serve a server to the agent with only reviewed definitions; "
-                                "guard install / uninstall (see `guard --help`)")
+    guard = sub.add_parser(
+        "guard",
+        add_help=False,
+        prefix_chars="\0",
+        help="serve a server to the agent with only reviewed definitions; "
+        "guard install / uninstall (see `guard --help`)",
+    )
     guard.add_argument("guard_args", nargs=argparse.REMAINDER)
     return parser
 
@@ -69,42 +89,80 @@ def _add_check_options(parser: argparse.ArgumentParser, *, suppress: bool = Fals
     def d(value: object) -> object:
         return argparse.SUPPRESS if suppress else value
 
-    parser.add_argument("--format", choices=FORMATS, default=d("text"),
-                        help="report format (default: text)")
-    parser.add_argument("--output", type=_path, metavar="FILE", default=d(None),
-                        help="write the report here instead of stdout")
-    parser.add_argument("--sarif", type=_path, metavar="FILE", default=d(None),
-                        help="also write a SARIF report to FILE (one capture, two reports)")
-    parser.add_argument("--fail-on", choices=SEVERITIES, default=d(None),
-                        help="lowest severity that fails the check (default: policy, else high)")
-    parser.add_argument("--probe", action="store_true", default=d(False),
-                        help="also capture each server as Claude Code, Cursor and VS Code, listing "
-                             "twice; any difference is critical (bait-and-switch)")
-    parser.add_argument("--explain", action="store_true", default=d(False),
-                        help="ask Claude for an advisory verdict on each change (needs ANTHROPIC_API_KEY)")
-    parser.add_argument("--model", default=d(None),
-                        help="Claude model for --explain / the app's explain")
+    parser.add_argument(
+        "--format", choices=FORMATS, default=d("text"), help="report format (default: text)"
+    )
+    parser.add_argument(
+        "--output",
+        type=_path,
+        metavar="FILE",
+        default=d(None),
+        help="write the report here instead of stdout",
+    )
+    parser.add_argument(
+        "--sarif",
+        type=_path,
+        metavar="FILE",
+        default=d(None),
+        help="also write a SARIF report to FILE (one capture, two reports)",
+    )
+    parser.add_argument(
+        "--fail-on",
+        choices=SEVERITIES,
+        default=d(None),
+        help="lowest severity that fails the check (default: policy, else high)",
+    )
+    parser.add_argument(
+        "--probe",
+        action="store_true",
+        default=d(False),
+        help="also capture each server as Claude Code, Cursor and VS Code, listing "
+        "twice; any difference is critical (bait-and-switch)",
+    )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        default=d(False),
+        help="ask Claude for an advisory verdict on each change (needs ANTHROPIC_API_KEY)",
+    )
+    parser.add_argument(
+        "--model", default=d(None), help="Claude model for --explain / the app's explain"
+    )
 
 
 def _add_decision_parsers(sub: Any) -> None:
     """``accept``, ``reject`` and ``log`` (handled by cli.decide and cli.log)."""
-    for name, blurb in (("accept", "pin the selected changes in the lockfile"),
-                        ("reject", "refuse the selected changes; --check keeps failing on them")):
+    for name, blurb in (
+        ("accept", "pin the selected changes in the lockfile"),
+        ("reject", "refuse the selected changes; --check keeps failing on them"),
+    ):
         decide = sub.add_parser(
             name, help=f"{blurb} (SELECTOR: SERVER, SERVER/ITEM or SERVER/KIND/ITEM)"
         )
-        decide.add_argument("selectors", nargs="+", metavar="SELECTOR",
-                            help="SERVER, SERVER/ITEM or SERVER/KIND/ITEM (KIND: tool, prompt, "
-                                 "resource, resource_template, instructions, server); ITEM may "
-                                 "be a glob: SERVER/*, SERVER/tool/get_*")
-        decide.add_argument("--dry-run", action="store_true",
-                            help="show what would change; write nothing")
-        decide.add_argument("--note", required=name == "reject", metavar="TEXT",
-                            help="why; kept in the lockfile (reject) and the decision log")
+        decide.add_argument(
+            "selectors",
+            nargs="+",
+            metavar="SELECTOR",
+            help="SERVER, SERVER/ITEM or SERVER/KIND/ITEM (KIND: tool, prompt, "
+            "resource, resource_template, instructions, server); ITEM may "
+            "be a glob: SERVER/*, SERVER/tool/get_*",
+        )
+        decide.add_argument(
+            "--dry-run", action="store_true", help="show what would change; write nothing"
+        )
+        decide.add_argument(
+            "--note",
+            required=name == "reject",
+            metavar="TEXT",
+            help="why; kept in the lockfile (reject) and the decision log",
+        )
         if name == "accept":
-            decide.add_argument("--include-rejected", action="store_true",
-                                help="a whole-server selector also accepts changes rejected "
-                                     "in review (they are skipped and listed otherwise)")
+            decide.add_argument(
+                "--include-rejected",
+                action="store_true",
+                help="a whole-server selector also accepts changes rejected "
+                "in review (they are skipped and listed otherwise)",
+            )
         add_common(decide, suppress=True)
     log = sub.add_parser("log", help="show (default), verify or export the signed decision log")
     actions = log.add_subparsers(dest="log_command", metavar="ACTION")
@@ -112,18 +170,33 @@ def _add_decision_parsers(sub: Any) -> None:
     verify = actions.add_parser(
         "verify", help="check hashes, signatures and the lockfile (exit 1 on any problem)"
     )
-    verify.add_argument("--bundle", type=_path, metavar="FILE", default=None,
-                        help="verify an exported bundle instead, offline")
-    verify.add_argument("--trust", action="append", metavar="FINGERPRINT", default=[],
-                        help="also trust this key (ed25519:…) for --bundle, besides the "
-                             "committed mcplock.decisions.pub (repeatable)")
+    verify.add_argument(
+        "--bundle",
+        type=_path,
+        metavar="FILE",
+        default=None,
+        help="verify an exported bundle instead, offline",
+    )
+    verify.add_argument(
+        "--trust",
+        action="append",
+        metavar="FINGERPRINT",
+        default=[],
+        help="also trust this key (ed25519:…) for --bundle, besides the "
+        "committed mcplock.decisions.pub (repeatable)",
+    )
     export = actions.add_parser("export", help="write records N..M as a self-contained bundle")
     export.add_argument("--from", dest="first", type=int, default=1, metavar="N")
     export.add_argument("--to", dest="last", type=int, default=None, metavar="M")
     export.add_argument("--out", type=_path, required=True, metavar="FILE")
     for p in (log, show, verify, export):
-        p.add_argument("--lock", type=_path, metavar="PATH", default=argparse.SUPPRESS,
-                       help="lockfile (default: ./mcplock.lock); the log and keys sit beside it")
+        p.add_argument(
+            "--lock",
+            type=_path,
+            metavar="PATH",
+            default=argparse.SUPPRESS,
+            help="lockfile (default: ./mcplock.lock); the log and keys sit beside it",
+        )
     for p in (log, show):
         p.add_argument("--format", choices=("text", "json"), default=argparse.SUPPRESS)
 

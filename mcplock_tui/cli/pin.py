@@ -94,66 +94,105 @@ def announce_launches(err: Console, ws: Workspace, lock: Lockfile) -> None:
         launch = spec.launch()
         if pin is None or pinned_launch(pin) != launch:
             was = "" if pin is None else f" (pinned: {pinned_launch(pin)})"
-            err.print(Text.assemble(safe(spec.name, "bold"), ": starting ", safe(launch),
-                                    safe(was, "dim")))
+            err.print(
+                Text.assemble(
+                    safe(spec.name, "bold"), ": starting ", safe(launch), safe(was, "dim")
+                )
+            )
 
 
 def _failed(err: Console, name: str, result: CaptureResult, pinned: bool) -> None:
     kept = "kept its previous pin" if pinned else "not pinned"
-    err.print(Text.assemble(("! ", "bold red"), safe(name, "bold"), ": ",
-                            safe(result.error or "failed"), f" ({kept})"))
+    err.print(
+        Text.assemble(
+            ("! ", "bold red"),
+            safe(name, "bold"),
+            ": ",
+            safe(result.error or "failed"),
+            f" ({kept})",
+        )
+    )
     if result.stderr_log:
         err.print(Text.assemble("    server log: ", safe(result.stderr_log)))
     render_stderr_tail(err, result.stderr_tail)
 
 
-def _print_new(out: Console, ws: Workspace, lock: Lockfile, name: str, result: CaptureResult,
-               foreign: dict[str, dict[str, str]]) -> None:
+def _print_new(
+    out: Console,
+    ws: Workspace,
+    lock: Lockfile,
+    name: str,
+    result: CaptureResult,
+    foreign: dict[str, dict[str, str]],
+) -> None:
     s = result.surface
     assert s is not None
-    out.print(Text.assemble(
-        ("✓ ", "green"), safe(name, "bold"),
-        f"  {plural(len(s.tools), 'tool')}, {plural(len(s.prompts), 'prompt')}, "
-        f"{plural(len(s.resources), 'resource')}, "
-        f"{plural(len(s.resource_templates), 'template')}"
-        f"{', instructions' if s.instructions else ''}",
-    ))
+    out.print(
+        Text.assemble(
+            ("✓ ", "green"),
+            safe(name, "bold"),
+            f"  {plural(len(s.tools), 'tool')}, {plural(len(s.prompts), 'prompt')}, "
+            f"{plural(len(s.resources), 'resource')}, "
+            f"{plural(len(s.resource_templates), 'template')}"
+            f"{', instructions' if s.instructions else ''}",
+        )
+    )
     for warning in result.warnings:
         out.print(Text.assemble("    warning: ", safe(warning)))
     spec = next((sp for sp in ws.specs if sp.name == name), None)
     for where in spec.redacted_fields() if spec is not None else ():  # the field, never the value
         out.print(Text.assemble("    warning: ", safe(name), f": {where} {REDACTION_HINT}"))
-    ctx = GradeContext(server=name, foreign_tools=foreign.get(name, {}), policy=ws.policy,
-                       own_tools=frozenset(s.tools))
+    ctx = GradeContext(
+        server=name,
+        foreign_tools=foreign.get(name, {}),
+        policy=ws.policy,
+        own_tools=frozenset(s.tools),
+    )
     kept, _ = ws.policy.filter(scan_surface(name, s, ctx))
     for f in kept:
         out.print(known_finding_line(f, "  (pinned as is: read it before you commit)"))
 
 
-def _report_drift(out: Console, ws: Workspace, lock: Lockfile,
-                  captures: dict[str, CaptureResult]) -> int:
+def _report_drift(
+    out: Console, ws: Workspace, lock: Lockfile, captures: dict[str, CaptureResult]
+) -> int:
     """Pinned servers that drifted: listed, left alone; the count of drifted servers."""
     pinned = {n: r for n, r in captures.items() if n in lock.servers and r.surface is not None}
     report = analyze(lock, pinned, configured=list(pinned), policy=ws.policy)
     drifted = 0
     for server in report.servers:
         if not server.changes:
-            out.print(Text.assemble(("✓ ", "green"), safe(server.name, "bold"),
-                                    "  pinned and unchanged"))
+            out.print(
+                Text.assemble(("✓ ", "green"), safe(server.name, "bold"), "  pinned and unchanged")
+            )
             continue
         drifted += 1
-        out.print(Text.assemble(
-            ("✗ ", "red"), safe(server.name, "bold"),
-            ": pinned definitions drifted; the pin was kept (", _summary(list(server.changes)),
-            ")",
-        ))
+        out.print(
+            Text.assemble(
+                ("✗ ", "red"),
+                safe(server.name, "bold"),
+                ": pinned definitions drifted; the pin was kept (",
+                _summary(list(server.changes)),
+                ")",
+            )
+        )
         for c in sorted(server.changes, key=lambda c: (-c.severity, c.kind.value, c.name)):
-            out.print(Text.assemble("    ", (c.severity.label.upper(), "bold"), " ",
-                                    safe(c.id), f"  {c.change.value}"))
-        out.print(Text.assemble(
-            "    review it in the review app (`mcplock-tui`), or `mcplock-tui accept ",
-            safe(server.name), "` to see and accept each change",
-        ))
+            out.print(
+                Text.assemble(
+                    "    ",
+                    (c.severity.label.upper(), "bold"),
+                    " ",
+                    safe(c.id),
+                    f"  {c.change.value}",
+                )
+            )
+        out.print(
+            Text.assemble(
+                "    review it in the review app (`mcplock-tui`), or `mcplock-tui accept ",
+                safe(server.name),
+                "` to see and accept each change",
+            )
+        )
     return drifted
 
 
@@ -185,10 +224,12 @@ def run_replace(args: argparse.Namespace) -> int:
             text = description if isinstance(description, str) else ""
             out.print(Text.assemble("    tool ", safe(key, "bold"), ": ", safe(text[:200])))
     outcome = replace_pins(ws.lock_path, fresh)
-    out.print(Text.assemble(
-        f"replaced the broken pin of {', '.join(names)}; the other pins are unchanged; "
-        f"wrote {ws.lock_path} and recorded {len(outcome.records)} decision(s)",
-    ))
+    out.print(
+        Text.assemble(
+            f"replaced the broken pin of {', '.join(names)}; the other pins are unchanged; "
+            f"wrote {ws.lock_path} and recorded {len(outcome.records)} decision(s)",
+        )
+    )
     return EXIT_OK
 
 
@@ -199,8 +240,14 @@ def run(args: argparse.Namespace) -> int:
     lock = _read(ws)
     out, err = make_console(sys.stdout), make_console(sys.stderr)
     for source in sorted({s.source for s in ws.specs if is_personal_config(s.source)}):
-        out.print(Text.assemble("warning: servers read from Claude Desktop's own config ",
-                                safe(source), " (no project config here); ", REDACTION_CHECK))
+        out.print(
+            Text.assemble(
+                "warning: servers read from Claude Desktop's own config ",
+                safe(source),
+                " (no project config here); ",
+                REDACTION_CHECK,
+            )
+        )
     announce_launches(err, ws, lock)
     with CaptureProgress([s.name for s in ws.specs], sys.stderr, drift_word(lock)) as progress:
         captures = capture_sync(
@@ -220,8 +267,11 @@ def run(args: argparse.Namespace) -> int:
     drifted = _report_drift(out, ws, lock, captures)
     prune = sorted(set(lock.servers) - set(ws.all_names)) if args.prune and not args.server else []
     for name in prune:
-        out.print(Text.assemble("- ", safe(name, "bold"),
-                                "  removed from the lockfile (no longer configured)"))
+        out.print(
+            Text.assemble(
+                "- ", safe(name, "bold"), "  removed from the lockfile (no longer configured)"
+            )
+        )
     outcome = pin_new(ws.lock_path, fresh, prune=prune)
     changed = bool(outcome.records)
     out.print(Text(f"{'wrote' if changed else 'unchanged'} {ws.lock_path}", style="dim"))

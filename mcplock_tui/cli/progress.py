@@ -104,7 +104,10 @@ class CaptureProgress:
         style = {"clean": "green", "drift": "red"}.get(word, "yellow")
         mark = {"clean": "✓ ", "drift": "✗ "}.get(word, "· ")
         return Text.assemble(
-            (mark, style), name, f"  {plural(len(surface.tools), 'tool')}, ", (word, style),
+            (mark, style),
+            name,
+            f"  {plural(len(surface.tools), 'tool')}, ",
+            (word, style),
             (took, "dim"),
         )
 

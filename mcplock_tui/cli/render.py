@@ -210,7 +210,9 @@ def _known_summary(report: Report) -> str:
     parts = [f"{counts[s]} {s.label}" for s in sorted(Severity, reverse=True) if counts[s]]
     gate = report.fail_on_known
     rule = f"fail at {gate.label} or worse" if gate else "do not fail (policy fail_on_known)"
-    return f"Known: {len(known)} finding{'s' if len(known) != 1 else ''} ({', '.join(parts)}); {rule}"
+    return (
+        f"Known: {len(known)} finding{'s' if len(known) != 1 else ''} ({', '.join(parts)}); {rule}"
+    )
 
 
 def known_finding_line(f: Finding, suffix: str = "") -> Text:
@@ -329,7 +331,9 @@ def render_report(
         noun = "config" if len(configs) == 1 else "configs"
         console.print(Text(f"{noun} {', '.join(one_line(c) for c in configs)}", style="dim"))
     console.print(
-        Text(f"lockfile {one_line(lockfile)} · fail on {report.fail_on.label} or worse", style="dim")
+        Text(
+            f"lockfile {one_line(lockfile)} · fail on {report.fail_on.label} or worse", style="dim"
+        )
     )
     console.print()
     for s in report.servers:

@@ -145,7 +145,9 @@ def _walk(old: JSON, new: JSON, path: str) -> Iterator[FieldChange]:
                 after = new[i] if i < len(new) else MISSING
                 if _same_shape(before, after):
                     yield from _walk(before, after, f"{path}[{i}]")
-                elif before is MISSING or after is MISSING or canon_json(before) != canon_json(after):
+                elif (
+                    before is MISSING or after is MISSING or canon_json(before) != canon_json(after)
+                ):
                     yield FieldChange(f"{path}[{i}]", before, after)
             return
         if path.endswith(_SET_LIKE) and all(isinstance(v, str) for v in (*old, *new)):
@@ -172,7 +174,9 @@ def _same_shape(a: Any, b: Any, depth: int = 0) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same_shape(a[k], b[k], depth + 1) for k in a)
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same_shape(x, y, depth + 1) for x, y in zip(a, b, strict=True))
+        return len(a) == len(b) and all(
+            _same_shape(x, y, depth + 1) for x, y in zip(a, b, strict=True)
+        )
     return type(a) is type(b) and a is not MISSING
 
 

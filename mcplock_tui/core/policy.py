@@ -116,7 +116,9 @@ def parse_policy(table: Mapping[str, Any], source: str) -> Policy:
         raise ConfigError(f"{source}: policy.severity must be a table of category = severity")
     for key in overrides_raw:
         _check_name(
-            str(key), known_policy_names(), "rule code, family or reason category",
+            str(key),
+            known_policy_names(),
+            "rule code, family or reason category",
             f"{source}: policy.severity",
         )
     overrides = {

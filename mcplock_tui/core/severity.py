@@ -381,8 +381,6 @@ def _cj(value: Any) -> str | None:
     return None if value is MISSING else canon_json(value)
 
 
-
-
 def hosts_of(value: Any) -> set[str]:
     """The network host of a URI; a custom scheme (``memory://graph``) names none."""
     return uri_hosts(value)

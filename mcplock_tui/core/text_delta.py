@@ -201,7 +201,7 @@ _SHAPE = frozenset(["with", "having", "containing", "including", "has", "carryin
 
 
 def _distributive(part: list[str], tokens: list[str], start: int) -> list[str]:
-    """"each with name and company" describes every item's shape; it widens no scope."""
+    """ "each with name and company" describes every item's shape; it widens no scope."""
     return [
         w
         for i, w in enumerate(part)

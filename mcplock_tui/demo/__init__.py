@@ -94,7 +94,10 @@ def prepare_demo(folder: Path) -> Path:
             raise CaptureError(f"demo server {name!r} could not be pinned: {result.error}")
         pins[name] = result.surface
     lock_path = project / "mcplock.lock"
-    for old in (lock_path, *(lock_path.with_name(f"mcplock.decisions.{x}") for x in ("jsonl", "pub"))):
+    for old in (
+        lock_path,
+        *(lock_path.with_name(f"mcplock.decisions.{x}") for x in ("jsonl", "pub")),
+    ):
         old.unlink(missing_ok=True)  # an earlier demo here: start its review afresh
     pin_new(lock_path, pins)  # signed like `mcplock-tui pin`, so the demo's log verifies
 

@@ -32,18 +32,42 @@ def _run_parser() -> argparse.ArgumentParser:
         "reviewed definitions (see also: guard install, guard uninstall).",
     )
     p.add_argument("--name", required=True, help="the server's name in the lockfile")
-    p.add_argument("--lock", type=Path, default=Path(DEFAULT_LOCK), metavar="PATH",
-                   help=f"lockfile (default: ./{DEFAULT_LOCK})")
-    p.add_argument("--mode", choices=("enforce", "warn"), default="enforce",
-                   help="warn: pass changed definitions through but still record them")
-    p.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS",
-                   help="how long the server gets to answer one request (default: 120)")
-    p.add_argument("--log", type=Path, default=None, metavar="FILE",
-                   help="the guard's own log (default: under the user cache folder)")
+    p.add_argument(
+        "--lock",
+        type=Path,
+        default=Path(DEFAULT_LOCK),
+        metavar="PATH",
+        help=f"lockfile (default: ./{DEFAULT_LOCK})",
+    )
+    p.add_argument(
+        "--mode",
+        choices=("enforce", "warn"),
+        default="enforce",
+        help="warn: pass changed definitions through but still record them",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="how long the server gets to answer one request (default: 120)",
+    )
+    p.add_argument(
+        "--log",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the guard's own log (default: under the user cache folder)",
+    )
     p.add_argument("--url", default=None, help="streamable HTTP endpoint of the server")
-    p.add_argument("--header", action="append", default=[], metavar="'NAME: VALUE'",
-                   help="HTTP header for --url (repeatable); credentials are better passed as "
-                        "a JSON object in $MCPLOCK_GUARD_HEADERS, which argv would expose")
+    p.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="HTTP header for --url (repeatable); credentials are better passed as "
+        "a JSON object in $MCPLOCK_GUARD_HEADERS, which argv would expose",
+    )
     return p
 
 
@@ -54,13 +78,29 @@ def _install_parser(action: str) -> argparse.ArgumentParser:
         if action == "install"
         else "Restore the client config entries the guard was installed into",
     )
-    p.add_argument("--config", action="append", type=Path, default=[], metavar="FILE",
-                   help="client config file (repeatable; default: discover as pin does)")
+    p.add_argument(
+        "--config",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="FILE",
+        help="client config file (repeatable; default: discover as pin does)",
+    )
     if action == "install":
-        p.add_argument("--lock", type=Path, default=None, metavar="PATH",
-                       help=f"lockfile the guard enforces (default: ./{DEFAULT_LOCK})")
-        p.add_argument("--server", action="append", default=[], metavar="NAME",
-                       help="only this server (repeatable)")
+        p.add_argument(
+            "--lock",
+            type=Path,
+            default=None,
+            metavar="PATH",
+            help=f"lockfile the guard enforces (default: ./{DEFAULT_LOCK})",
+        )
+        p.add_argument(
+            "--server",
+            action="append",
+            default=[],
+            metavar="NAME",
+            help="only this server (repeatable)",
+        )
     return p
 
 
@@ -91,7 +131,9 @@ def _serve(ns: argparse.Namespace, upstream_argv: list[str]) -> int:
     out_fd = claim_stdout()
     lock = ns.lock if ns.lock.is_absolute() else Path.cwd() / ns.lock
     open_log(ns.log or default_log_path(ns.name))
-    options = GuardOptions(server=ns.name, lock_path=lock, warn=ns.mode == "warn", timeout=ns.timeout)
+    options = GuardOptions(
+        server=ns.name, lock_path=lock, warn=ns.mode == "warn", timeout=ns.timeout
+    )
     upstream: Upstream
     if ns.url:
         from mcplock_tui.guard.entry import env_headers

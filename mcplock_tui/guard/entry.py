@@ -54,7 +54,12 @@ def unwrap_entry(body: dict[str, object]) -> dict[str, object]:
         headers = dict(_split_header(h) for h in opts.get("--header", []))
         headers.update(env_headers(body.get("env")))
         rest = {k: v for k, v in rest.items() if k not in ("env", "cwd")}
-        return {**rest, "type": "http", "url": opts["--url"][-1], **({"headers": headers} if headers else {})}
+        return {
+            **rest,
+            "type": "http",
+            "url": opts["--url"][-1],
+            **({"headers": headers} if headers else {}),
+        }
     return body
 
 

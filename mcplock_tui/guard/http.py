@@ -32,9 +32,7 @@ def parse_headers(values: Sequence[str]) -> dict[str, str]:
 
 
 class HttpUpstream:
-    def __init__(
-        self, url: str, headers: Mapping[str, str], *, timeout: float
-    ) -> None:
+    def __init__(self, url: str, headers: Mapping[str, str], *, timeout: float) -> None:
         self.url = url
         self.headers = dict(headers)
         self.timeout = timeout
@@ -129,4 +127,6 @@ class HttpUpstream:
         if msg_id is None or self._closed:
             return
         error = {"code": -32000, "message": f"{message} (mcplock-tui guard)"}
-        self._queue.put_nowait(json.dumps({"jsonrpc": "2.0", "id": msg_id, "error": error}).encode())
+        self._queue.put_nowait(
+            json.dumps({"jsonrpc": "2.0", "id": msg_id, "error": error}).encode()
+        )

@@ -78,7 +78,9 @@ def _entries(text: str, path: Path) -> list[tuple[str, _Member]]:
     where = str(path)
     try:
         top = _skip(blank, 0)
-        table = next((m for m in _members(blank, top, where) if m.key in ("mcpServers", "servers")), None)
+        table = next(
+            (m for m in _members(blank, top, where) if m.key in ("mcpServers", "servers")), None
+        )
         if table is None or not isinstance(table.value, dict):
             return []
         return [(m.key, m) for m in _members(blank, table.start, where)]
@@ -103,7 +105,9 @@ def _indent_of(text: str, offset: int) -> str:
     return line[: len(line) - len(line.lstrip())]
 
 
-def _wrap(text: str, name: str, member: _Member, lock: Path, path: Path) -> list[tuple[int, int, str]]:
+def _wrap(
+    text: str, name: str, member: _Member, lock: Path, path: Path
+) -> list[tuple[int, int, str]]:
     """Text edits (start, end, replacement) that route one entry through the guard."""
     body = member.value
     command, prefix = guard_command()
@@ -113,7 +117,13 @@ def _wrap(text: str, name: str, member: _Member, lock: Path, path: Path) -> list
     if "command" in body:
         original = [body["command"], *body.get("args", [])]
         new_args = json.dumps([*base, "--", *original], ensure_ascii=False)
-        edits = [(fields["command"].start, fields["command"].end, json.dumps(command, ensure_ascii=False))]
+        edits = [
+            (
+                fields["command"].start,
+                fields["command"].end,
+                json.dumps(command, ensure_ascii=False),
+            )
+        ]
         if "args" in fields:
             edits.append((fields["args"].start, fields["args"].end, new_args))
         else:
@@ -164,7 +174,11 @@ def install_file(path: Path, lock: Path, only: set[str]) -> list[str]:
     originals: dict[str, str] = {}
     for name, member in _entries(text, path):
         body = member.value
-        if (only and name not in only) or not isinstance(body, dict) or guard_args(body) is not None:
+        if (
+            (only and name not in only)
+            or not isinstance(body, dict)
+            or guard_args(body) is not None
+        ):
             continue
         if not isinstance(body.get("command") or body.get("url"), str):
             continue
@@ -220,7 +234,9 @@ def run(action: str, args: argparse.Namespace) -> int:
     cwd = Path.cwd()
     paths = [p if p.is_absolute() else cwd / p for p in args.config] or discover_config_files(cwd)
     if not paths:
-        raise ConfigError(f"no MCP client config found (looked for {', '.join(PROJECT_FILES)}); pass --config FILE")
+        raise ConfigError(
+            f"no MCP client config found (looked for {', '.join(PROJECT_FILES)}); pass --config FILE"
+        )
     for path in paths:
         if action == "install":
             lock = args.lock or Path("mcplock.lock")

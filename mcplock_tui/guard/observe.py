@@ -106,4 +106,3 @@ class Observer:
             self.failed = exc.strerror or str(exc)
             return False
         return True
-

@@ -127,9 +127,7 @@ def judge_item(index: PinIndex, kind: Kind, item: Any) -> Verdict:
     return judge_hash(index, kind, key, live_hash(kind, item))
 
 
-def judge_page(
-    index: PinIndex, kind: Kind, items: list[Any], seen_keys: set[str]
-) -> list[Verdict]:
+def judge_page(index: PinIndex, kind: Kind, items: list[Any], seen_keys: set[str]) -> list[Verdict]:
     """One verdict per item; a key already seen in this listing is withheld as malformed."""
     out: list[Verdict] = []
     for item in items:
@@ -147,7 +145,11 @@ def judge_instructions(pin: ServerPin | None, text: Any) -> Verdict:
     if pin is None:
         return Verdict(Kind.INSTRUCTIONS, "instructions", item_hash, Status.UNPINNED_SERVER)
     pinned = pin.surface.instructions
-    if pinned is not None and isinstance(text, str) and digest({"instructions": pinned}) == item_hash:
+    if (
+        pinned is not None
+        and isinstance(text, str)
+        and digest({"instructions": pinned}) == item_hash
+    ):
         return Verdict(Kind.INSTRUCTIONS, "instructions", item_hash, Status.PINNED)
     status = Status.NEW if pinned is None else Status.DRIFTED
     return Verdict(Kind.INSTRUCTIONS, "instructions", item_hash, status)

@@ -183,9 +183,7 @@ class Relay:
         async with self._client_lock:
             await self._write(data)
 
-    async def error_to_client(
-        self, msg_id: Any, code: int, message: str, data: Any = None
-    ) -> None:
+    async def error_to_client(self, msg_id: Any, code: int, message: str, data: Any = None) -> None:
         error: dict[str, Any] = {"code": code, "message": message}
         if data is not None:
             error["data"] = data
@@ -284,7 +282,10 @@ class Relay:
             return verdict or Verdict(kind, target, "", Status.NEW)
         if verdict is not None:
             return verdict
-        if Kind.RESOURCE not in self.state.listed or Kind.RESOURCE_TEMPLATE not in self.state.listed:
+        if (
+            Kind.RESOURCE not in self.state.listed
+            or Kind.RESOURCE_TEMPLATE not in self.state.listed
+        ):
             return None
         return self._template_verdict(target)
 
@@ -365,7 +366,9 @@ class Relay:
     # is the bytes after a recognised ``{"jsonrpc":"2.0","id":…,"result":`` prefix, so the
     # differing id does not matter and an identical key means an identical result.
 
-    def _page_key(self, method: str, msg: dict[str, Any], raw: bytes) -> tuple[str, int, bytes] | None:
+    def _page_key(
+        self, method: str, msg: dict[str, Any], raw: bytes
+    ) -> tuple[str, int, bytes] | None:
         if method not in LIST_METHODS:
             return None
         match = _ENVELOPE.match(raw)
@@ -420,7 +423,9 @@ class Relay:
             if passes(verdict, self.opt.warn):
                 kept.append(item)
             else:
-                log.info("withheld %s %s (%s)", kind.value, shown(verdict.name), verdict.status.value)
+                log.info(
+                    "withheld %s %s (%s)", kind.value, shown(verdict.name), verdict.status.value
+                )
         return kept
 
     def _intercept_initialize(self, result: dict[str, Any]) -> bool:
@@ -467,7 +472,9 @@ class Relay:
         self.pending[_id_key(msg_id)] = _Pending(
             method, time.monotonic() + self.opt.timeout, future
         )
-        self.to_upstream(_encode({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}))
+        self.to_upstream(
+            _encode({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
+        )
         try:
             return await future
         except (asyncio.CancelledError, ConnectionError):
@@ -506,9 +513,13 @@ class Relay:
             for key, pending in list(self.pending.items()):
                 if pending.deadline <= now:
                     del self.pending[key]
-                    await self._fail_pending(key, pending, UPSTREAM_TIMEOUT,
-                                             f"the MCP server did not answer {pending.method} within "
-                                             f"{self.opt.timeout:g} s (mcplock-tui guard)")
+                    await self._fail_pending(
+                        key,
+                        pending,
+                        UPSTREAM_TIMEOUT,
+                        f"the MCP server did not answer {pending.method} within "
+                        f"{self.opt.timeout:g} s (mcplock-tui guard)",
+                    )
             if now - last_poll >= self.opt.poll:
                 last_poll = now
                 for kind in dict.fromkeys(self.reload_if_changed()):

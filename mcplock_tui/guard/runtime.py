@@ -84,9 +84,15 @@ def annotate(
 ) -> ServerReport:
     """``report`` with the runtime observations of its server folded in."""
     pin = lock.servers.get(report.name)
-    if pin is None or capture is None or capture.surface is None or report.status not in (
-        Status.CLEAN,
-        Status.DRIFT,
+    if (
+        pin is None
+        or capture is None
+        or capture.surface is None
+        or report.status
+        not in (
+            Status.CLEAN,
+            Status.DRIFT,
+        )
     ):
         return report
     live = capture.surface
@@ -112,7 +118,9 @@ def annotate(
             shown = _with_item(live, kind, o.name, o.definition)
             for new in diff_surfaces(report.name, live, shown):
                 if (new.kind, new.name) == (kind, o.name):
-                    extra.append(replace(new, severity=Severity.CRITICAL, reasons=(_divergence(o),)))
+                    extra.append(
+                        replace(new, severity=Severity.CRITICAL, reasons=(_divergence(o),))
+                    )
                     changes[(kind, o.name)] = extra[-1]
     merged = tuple(changes[(c.kind, c.name)] for c in report.changes) + tuple(extra)
     if merged == report.changes:

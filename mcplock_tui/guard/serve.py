@@ -91,7 +91,10 @@ async def serve(
 
     helpers = [asyncio.ensure_future(relay.watchdog())]
     if started:
-        helpers += [asyncio.ensure_future(from_upstream()), asyncio.ensure_future(relay.upstream_writer())]
+        helpers += [
+            asyncio.ensure_future(from_upstream()),
+            asyncio.ensure_future(relay.upstream_writer()),
+        ]
     client = asyncio.ensure_future(from_client())
     signalled = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
@@ -103,7 +106,9 @@ async def serve(
         if client.done() and isinstance(client.exception(), ConnectionError):
             log.info("the client went away (%s)", type(client.exception()).__name__)
     finally:
-        log.info("%s; stopping the server", "signalled" if signalled.is_set() else "client disconnected")
+        log.info(
+            "%s; stopping the server", "signalled" if signalled.is_set() else "client disconnected"
+        )
         for task in (client, stop, *helpers):
             task.cancel()
         await relay.close()

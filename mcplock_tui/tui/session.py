@@ -411,7 +411,12 @@ class ReviewSession:
             c.id: v for c in changes if (v := self.explained.get((c.id, c.new_hash))) is not None
         }
         outcome = service.decide(
-            self.lock_path, changes, action, live=live, note=note, seen=self._written,
+            self.lock_path,
+            changes,
+            action,
+            live=live,
+            note=note,
+            seen=self._written,
             explain=verdicts,
         )
         self._written = outcome.written

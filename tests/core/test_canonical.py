@@ -55,7 +55,9 @@ def test_text_at_follows_dotted_indexed_and_odd_keys() -> None:
     from mcplock_tui.core.model import text_at
 
     item = {
-        "inputSchema": {"properties": {"q": {"description": "query"}, "a.b": {"description": "dotted"}}},
+        "inputSchema": {
+            "properties": {"q": {"description": "query"}, "a.b": {"description": "dotted"}}
+        },
         "arguments": [{"name": "a"}],
     }
     assert text_at(item, "inputSchema.properties.q.description") == "query"

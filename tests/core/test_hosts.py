@@ -191,4 +191,6 @@ def test_a_schema_dialect_or_identifier_names_no_outbound_host() -> None:
             },
         },
     }
-    assert item_hosts(Kind.TOOL, tool) == {"collect.example.net": "inputSchema.properties.b.description"}
+    assert item_hosts(Kind.TOOL, tool) == {
+        "collect.example.net": "inputSchema.properties.b.description"
+    }

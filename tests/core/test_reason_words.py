@@ -63,23 +63,31 @@ CASES: dict[str, tuple[str, Edit]] = {
     "property schema closed": (NARROWER, lambda t: _props(t).update(mode=False)),
     "property schema opened": (WIDER, lambda t: _props(t).update(mode=True)),
     "additionalProperties opened": (
-        WIDER, lambda t: t["inputSchema"].update(additionalProperties=True)
+        WIDER,
+        lambda t: t["inputSchema"].update(additionalProperties=True),
     ),
     "required dropped": (WIDER, lambda t: t["inputSchema"].update(required=[])),
     "output schema removed": (EITHER, lambda t: t.pop("outputSchema")),
     "output schema added": (EITHER, lambda t: t.update(outputSchema={"type": "string"})),
     "readOnly dropped": (EITHER, lambda t: t["annotations"].update(readOnlyHint=False)),
     "description rewritten": (
-        EITHER, lambda t: t.update(description="Find files by name in the project.")
+        EITHER,
+        lambda t: t.update(description="Find files by name in the project."),
     ),
     "description removed": (EITHER, lambda t: t.pop("description")),
     "uniqueItems set": (NARROWER, lambda t: _props(t)["tags"].update(uniqueItems=True)),
 }
 
 PYTHON_REPR = re.compile(r"\b(None|True|False)\b|\{\}|\[\]|\(\)")
-BAD_PLURAL = re.compile(r"(?<![\d.])1 (tools|prompts|resources|templates|changes|items|lines|values|keys|properties|parameters|arguments|servers|findings)\b")
-WIDE_WORDS = re.compile(r"\b(loosened|widened|opened|dropped|removed|now accepts|no longer required|raised)\b")
-NARROW_WORDS = re.compile(r"\b(tightened|narrowed|closed|added|now rejects|now required|lowered|accepts no value)\b")
+BAD_PLURAL = re.compile(
+    r"(?<![\d.])1 (tools|prompts|resources|templates|changes|items|lines|values|keys|properties|parameters|arguments|servers|findings)\b"
+)
+WIDE_WORDS = re.compile(
+    r"\b(loosened|widened|opened|dropped|removed|now accepts|no longer required|raised)\b"
+)
+NARROW_WORDS = re.compile(
+    r"\b(tightened|narrowed|closed|added|now rejects|now required|lowered|accepts no value)\b"
+)
 
 
 def _surface(tools: list[dict[str, Any]]) -> Surface:

@@ -17,7 +17,11 @@ from mcplock_tui.errors import DecisionError
 
 BASE: list[dict[str, Any]] = [
     {"name": "a", "description": "Alpha tool.", "inputSchema": {"type": "object"}},
-    {"name": "b", "description": "Beta tool that reads things.", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}},
+    {
+        "name": "b",
+        "description": "Beta tool that reads things.",
+        "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}},
+    },
 ]
 
 
@@ -45,7 +49,10 @@ def test_accepting_every_change_makes_the_check_clean() -> None:
     live = surf(drifted(), "New instructions.")
     changes = check(lock, live).changes
     assert {(c.kind, c.change.value) for c in changes} == {
-        (Kind.TOOL, "modified"), (Kind.TOOL, "renamed"), (Kind.TOOL, "added"), (Kind.INSTRUCTIONS, "modified"),
+        (Kind.TOOL, "modified"),
+        (Kind.TOOL, "renamed"),
+        (Kind.TOOL, "added"),
+        (Kind.INSTRUCTIONS, "modified"),
     }
     for change in changes:
         ensure_unmoved(change, live)
@@ -69,7 +76,11 @@ def test_reject_keeps_the_pin_and_marks_the_change() -> None:
     lock2 = reject(lock, change, "  poisoned?  ")
     assert lock2.servers["s"].surface == lock.servers["s"].surface
     again = next(c for c in check(lock2, live).changes if c.name == "a")
-    assert again.status == "rejected" and again.rejection is not None and again.rejection.note == "poisoned?"
+    assert (
+        again.status == "rejected"
+        and again.rejection is not None
+        and again.rejection.note == "poisoned?"
+    )
     other = next(c for c in check(lock2, live).changes if c.name == "c")
     assert other.status == "pending"
 
@@ -98,10 +109,15 @@ def test_a_definition_that_moved_since_display_is_refused() -> None:
     shown = next(c for c in diff_surfaces("s", surf(BASE), surf(drifted())) if c.name == "a")
     moved = drifted()
     moved[0]["description"] = "Alpha tool, moved again."
-    with pytest.raises(DecisionError, match="changed again since it was shown; nothing was written"):
+    with pytest.raises(
+        DecisionError, match="changed again since it was shown; nothing was written"
+    ):
         ensure_unmoved(shown, surf(moved))
     ensure_unmoved(shown, surf(drifted()))
-    assert accept(lock, shown).servers["s"].surface.tools["a"]["description"] == "Alpha tool, now different."
+    assert (
+        accept(lock, shown).servers["s"].surface.tools["a"]["description"]
+        == "Alpha tool, now different."
+    )
 
 
 def test_deciding_on_an_unpinned_server_is_an_error() -> None:

@@ -418,7 +418,9 @@ def _acting(**kw: Any) -> dict[str, Any]:
         ("word_count", "Counts the words of a text.", M),
     ],
 )
-def test_open_world_claim_against_text_that_sends(name: str, description: str, band: Severity) -> None:
+def test_open_world_claim_against_text_that_sends(
+    name: str, description: str, band: Severity
+) -> None:
     old = tool(name=name, description=description, annotations={"readOnlyHint": False})
     new = tool(
         name=name,
@@ -447,7 +449,10 @@ def test_undeclared_keys_opened_on_a_tool_with_side_effects_is_high() -> None:
 )
 def test_new_parameter_that_redirects_a_side_effect(param: str, band: Severity) -> None:
     new = _acting()
-    props = {**new["inputSchema"]["properties"], param: {"type": "string", "description": "Optional"}}
+    props = {
+        **new["inputSchema"]["properties"],
+        param: {"type": "string", "description": "Optional"},
+    }
     new["inputSchema"] = {**new["inputSchema"], "properties": props}
     assert _worst(_acting(), new) is band
     reading = tool(inputSchema=schema(**{param: {"type": "string"}}))

@@ -50,9 +50,20 @@ class Project:
 
     def guard_argv(self, *extra: str, server: Sequence[str] | None = None) -> list[str]:
         return [
-            "-m", "mcplock_tui", "guard", "--name", NAME, "--lock", str(self.lock),
-            "--timeout", "5", "--log", str(self.root / "guard.log"), *extra,
-            "--", *(self.server_argv if server is None else server),
+            "-m",
+            "mcplock_tui",
+            "guard",
+            "--name",
+            NAME,
+            "--lock",
+            str(self.lock),
+            "--timeout",
+            "5",
+            "--log",
+            str(self.root / "guard.log"),
+            *extra,
+            "--",
+            *(self.server_argv if server is None else server),
         ]
 
 

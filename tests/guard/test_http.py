@@ -46,8 +46,12 @@ async def test_http_upstream_drift_is_withheld(tmp_path: Path) -> None:
             command=entry["command"], args=entry["args"], env=entry["env"], cwd=str(REPO_ROOT)
         )
         with (tmp_path / "err.log").open("w") as errlog:
-            async with Client(stdio_client(params, errlog=errlog), mode="legacy", cache=None,
-                              read_timeout_seconds=20) as client:
+            async with Client(
+                stdio_client(params, errlog=errlog),
+                mode="legacy",
+                cache=None,
+                read_timeout_seconds=20,
+            ) as client:
                 assert client.instructions is not None  # pinned instructions pass
                 names = await _names(client)
                 assert names == {"read_file", "list_directory", "search_files", "delete_file"}
@@ -66,14 +70,27 @@ async def test_http_upstream_drift_is_withheld(tmp_path: Path) -> None:
 async def test_http_upstream_unreachable_is_a_clean_error(tmp_path: Path) -> None:
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "mcplock_tui", "guard", "--name", "gone", "--lock",
-              str(tmp_path / "mcplock.lock"), "--timeout", "5", "--log",
-              str(tmp_path / "guard.log"), "--url", "http://127.0.0.1:9/mcp"],
+        args=[
+            "-m",
+            "mcplock_tui",
+            "guard",
+            "--name",
+            "gone",
+            "--lock",
+            str(tmp_path / "mcplock.lock"),
+            "--timeout",
+            "5",
+            "--log",
+            str(tmp_path / "guard.log"),
+            "--url",
+            "http://127.0.0.1:9/mcp",
+        ],
         cwd=str(REPO_ROOT),
     )
     with (tmp_path / "err.log").open("w") as errlog, pytest.raises(BaseException) as failed:
-        async with Client(stdio_client(params, errlog=errlog), mode="legacy", cache=None,
-                          read_timeout_seconds=20):
+        async with Client(
+            stdio_client(params, errlog=errlog), mode="legacy", cache=None, read_timeout_seconds=20
+        ):
             pass
     error = failed.value
     while isinstance(error, BaseExceptionGroup):

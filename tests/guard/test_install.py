@@ -19,7 +19,7 @@ SRV = json.dumps(str(CALLSERVER))
 
 FORMATS: dict[str, str] = {
     ".mcp.json": (
-        '{\n  "mcpServers": {\n    "files": {\n      "command": ' + PY + ',\n'
+        '{\n  "mcpServers": {\n    "files": {\n      "command": ' + PY + ",\n"
         '      "args": [' + SRV + ', "defs.json"],\n      "env": {"TOKEN": "${TOKEN:-x}"},\n'
         '      "cwd": "."\n    },\n    "remote": {"type": "http", "url": "http://127.0.0.1:9/mcp",\n'
         '      "headers": {"Authorization": "Bearer ${TOKEN:-x}"}}\n  }\n}\n'
@@ -28,12 +28,12 @@ FORMATS: dict[str, str] = {
         '{"mcpServers": {"files": {"command": ' + PY + ', "args": [' + SRV + ', "d.json"]}}}'
     ),
     ".vscode/mcp.json": (
-        "// workspace servers\r\n{\r\n  \"servers\": {\r\n    /* the file server */\r\n"
+        '// workspace servers\r\n{\r\n  "servers": {\r\n    /* the file server */\r\n'
         '    "files": {\r\n      "type": "stdio",\r\n      "command": ' + PY + ", // python\r\n"
         '      "args": [' + SRV + ', "d.json",],\r\n    },\r\n  },\r\n}\r\n'
     ),
     "claude_desktop_config.json": (
-        '\ufeff{\n\t"mcpServers": {\n\t\t"files": {\n\t\t\t"command": ' + PY + '\n\t\t}\n\t},\n'
+        '\ufeff{\n\t"mcpServers": {\n\t\t"files": {\n\t\t\t"command": ' + PY + "\n\t\t}\n\t},\n"
         '\t"globalShortcut": "Ctrl+Space"\n}\n'
     ),
 }
@@ -79,7 +79,9 @@ def test_uninstall_after_a_later_edit_keeps_the_edit(tmp_path: Path) -> None:
     path = tmp_path / ".mcp.json"
     path.write_text(FORMATS[".mcp.json"], encoding="utf-8")
     assert cli(tmp_path, "guard", "install").returncode == 0
-    edited = path.read_text(encoding="utf-8").replace('"mcpServers": {', '"mcpServers": {\n    "new": {"command": "x"},', 1)
+    edited = path.read_text(encoding="utf-8").replace(
+        '"mcpServers": {', '"mcpServers": {\n    "new": {"command": "x"},', 1
+    )
     path.write_text(edited, encoding="utf-8")
     assert cli(tmp_path, "guard", "uninstall").returncode == 0
     doc = json.loads(path.read_text(encoding="utf-8"))
@@ -115,7 +117,10 @@ async def test_new_user_flow_install_drift_accept(tmp_path: Path) -> None:
     with (project.root / "err.log").open("w") as errlog:
         client = Client(
             stdio_client(_entry_params(project.root), errlog=errlog),
-            mode="legacy", cache=None, read_timeout_seconds=20, message_handler=on_message,
+            mode="legacy",
+            cache=None,
+            read_timeout_seconds=20,
+            message_handler=on_message,
         )
         async with client:
             called = await client.call_tool("read_file", {"path": "a"})

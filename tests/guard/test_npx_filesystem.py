@@ -36,8 +36,9 @@ async def test_filesystem_server_through_the_guard(tmp_path: Path) -> None:
     entry = json.loads((tmp_path / ".mcp.json").read_text())["mcpServers"]["fs"]
     params = StdioServerParameters(command=entry["command"], args=entry["args"], cwd=str(REPO_ROOT))
     with (tmp_path / "err.log").open("w") as errlog:
-        async with Client(stdio_client(params, errlog=errlog), mode="legacy", cache=None,
-                          read_timeout_seconds=120) as client:
+        async with Client(
+            stdio_client(params, errlog=errlog), mode="legacy", cache=None, read_timeout_seconds=120
+        ) as client:
             tools = {t.name for t in (await client.list_tools()).tools}
             assert {"read_text_file", "list_directory", "write_file"} <= tools
             result = await client.call_tool("read_text_file", {"path": str(files / "hello.txt")})

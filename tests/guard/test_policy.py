@@ -38,8 +38,13 @@ def test_new_malformed_duplicate_and_rejected() -> None:
     index = _index(rejected=(rejected,))
     page = [evil, {"name": "brand_new"}, {"description": "no name"}, tools[1], tools[1]]
     statuses = [v.status for v in judge_page(index, Kind.TOOL, page, set())]
-    assert statuses == [Status.REJECTED, Status.NEW, Status.MALFORMED, Status.PINNED,
-                        Status.MALFORMED]
+    assert statuses == [
+        Status.REJECTED,
+        Status.NEW,
+        Status.MALFORMED,
+        Status.PINNED,
+        Status.MALFORMED,
+    ]
 
 
 def test_unpinned_server_withholds_everything() -> None:

@@ -107,7 +107,9 @@ async def test_accept_while_the_session_is_open(project: Project) -> None:
     project.edit_defs(_drift_write_file)
     async with guarded(project) as s:
         assert "write_file" not in await _names(s)
-        done = await anyio.to_thread.run_sync(lambda: cli(project.root, "accept", f"{NAME}/write_file"))
+        done = await anyio.to_thread.run_sync(
+            lambda: cli(project.root, "accept", f"{NAME}/write_file")
+        )
         assert done.returncode == 0, done.stdout + done.stderr
         with anyio.fail_after(10):
             await s.changed.wait()
@@ -200,7 +202,9 @@ async def test_a_page_seen_before_is_judged_again_after_the_lockfile_changes(
         assert await _names(s) == ALL_TOOLS
         assert await _names(s) == ALL_TOOLS  # the same bytes again: verdicts reused
         project.edit_defs(_drift_write_file)
-        done = await anyio.to_thread.run_sync(lambda: cli(project.root, "accept", f"{NAME}/write_file"))
+        done = await anyio.to_thread.run_sync(
+            lambda: cli(project.root, "accept", f"{NAME}/write_file")
+        )
         assert done.returncode == 0, done.stdout + done.stderr
         s.changed = anyio.Event()
         project.defs.write_text(original, encoding="utf-8")  # back to the bytes listed first

@@ -14,9 +14,16 @@ from typing import Any
 from tests.guard.conftest import NAME, Project
 from tests.servers.harness import REPO_ROOT
 
-INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-                   "clientInfo": {"name": "wire-test", "version": "0"}}}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "wire-test", "version": "0"},
+    },
+}
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
@@ -40,8 +47,13 @@ def _send(proc: subprocess.Popen[bytes], *messages: Any) -> None:
 
 
 def _spawn(argv: list[str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(argv, cwd=REPO_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        argv,
+        cwd=REPO_ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def _exchange(argv: list[str]) -> list[bytes]:
@@ -49,8 +61,12 @@ def _exchange(argv: list[str]) -> list[bytes]:
     try:
         _send(proc, INIT)
         first = _lines(proc, 1)
-        _send(proc, INITIALIZED, {"jsonrpc": "2.0", "id": "p1", "method": "tools/list"},
-              {"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {"cursor": "2"}})
+        _send(
+            proc,
+            INITIALIZED,
+            {"jsonrpc": "2.0", "id": "p1", "method": "tools/list"},
+            {"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {"cursor": "2"}},
+        )
         return first + _lines(proc, 2)
     finally:
         proc.kill()
@@ -64,8 +80,15 @@ def test_listing_pages_are_relayed_byte_for_byte(project: Project) -> None:
 
     project.edit_defs(vendor)
     # pin never replaces a reviewed pin: the vendor fields are accepted as a decision
-    assert subprocess.run([sys.executable, "-m", "mcplock_tui", "accept", NAME], cwd=project.root,
-                          capture_output=True, check=False).returncode == 0
+    assert (
+        subprocess.run(
+            [sys.executable, "-m", "mcplock_tui", "accept", NAME],
+            cwd=project.root,
+            capture_output=True,
+            check=False,
+        ).returncode
+        == 0
+    )
     direct = _exchange(project.server_argv)
     guarded = _exchange([sys.executable, *project.guard_argv()])
     assert guarded[1:] == direct[1:]  # both tools/list pages: the server's own bytes
@@ -80,7 +103,9 @@ def test_stdout_is_only_json_rpc_and_disconnect_stops_the_server(project: Projec
     try:
         _send(proc, INIT)
         lines = _lines(proc, 1)
-        _send(proc, INITIALIZED, b"{not json\n", {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        _send(
+            proc, INITIALIZED, b"{not json\n", {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+        )
         lines += _lines(proc, 2)
         assert len(lines) == 3
         messages = [json.loads(line) for line in lines]  # every line is JSON-RPC
