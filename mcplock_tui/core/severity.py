@@ -79,7 +79,7 @@ CATEGORIES: dict[str, str] = {
     "server-version": "the server's version changed",
     "server-identity": "the server's name changed",
     "server-metadata": "other server info, protocol version or capabilities changed (medium for a downgrade or a gained change notification)",
-    "launch-changed": "the launch command or URL changed",
+    "launch-changed": "the launch command or URL changed, or a sealed hidden part of it (a redacted argument, an env or header value, the working directory); --check does not start such a server",
     "analysis-capped": "text too long to analyse whole, or the server's analysis budget was spent: graded high, never a silent pass",
     "probe-mismatch": "with --probe: the server answered a common client's identity, or a second listing, differently (critical)",
     "changed": "anything else",
