@@ -37,7 +37,7 @@ from mcplock_tui.core.canonical import HASH_MODEL, digest, member_digests, prett
 from mcplock_tui.core.errors import LockfileError, PinHashError
 from mcplock_tui.core.hosts import surface_hosts
 from mcplock_tui.core.model import ITEM_KINDS, JSON, PROMPT_MESSAGES_KEY, Kind, Surface
-from mcplock_tui.core.surface import MAX_DEPTH
+from mcplock_tui.core.surface import MAX_DEPTH, depth_exceeds
 
 LOCKFILE_VERSION = 1
 
@@ -179,7 +179,7 @@ def _decode_item(kind: Kind, table: Any, where: str) -> dict[str, JSON]:
         raise LockfileError(f"{where}: JSON text nested too deeply") from None
     except ValueError as exc:  # a number of more than 4300 digits
         raise LockfileError(f"{where}: invalid JSON text ({exc})") from None
-    if _too_deep(item, MAX_DEPTH):
+    if depth_exceeds(item, MAX_DEPTH):  # the same bound capture applied
         raise LockfileError(f"{where}: definition nested more than {MAX_DEPTH} levels deep")
     stored = table.get("hash")
     actual = digest(item)
@@ -188,20 +188,6 @@ def _decode_item(kind: Kind, table: Any, where: str) -> dict[str, JSON]:
             f"{where}: the pinned definition does not match its hash (edited by hand?)"
         )
     return item
-
-
-def _too_deep(value: object, limit: int) -> bool:
-    """Iterative, so the check itself cannot hit the recursion limit."""
-    stack: list[tuple[object, int]] = [(value, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > limit:
-            return True
-        if isinstance(node, dict):
-            stack.extend((v, depth + 1) for v in node.values())
-        elif isinstance(node, list):
-            stack.extend((v, depth + 1) for v in node)
-    return False
 
 
 def _text(table: Mapping[str, Any], key: str, where: str) -> str:

@@ -8,7 +8,7 @@ only read them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum, StrEnum
 from typing import Any
 
@@ -163,6 +163,18 @@ class Surface:
             return self.resources
         if kind is Kind.RESOURCE_TEMPLATE:
             return self.resource_templates
+        raise ValueError(f"{kind} is not a list kind")
+
+    def with_items(self, kind: Kind, items: Mapping[str, Mapping[str, JSON]]) -> Surface:
+        """This surface with the items of one list kind replaced."""
+        if kind is Kind.TOOL:
+            return replace(self, tools=items)
+        if kind is Kind.PROMPT:
+            return replace(self, prompts=items)
+        if kind is Kind.RESOURCE:
+            return replace(self, resources=items)
+        if kind is Kind.RESOURCE_TEMPLATE:
+            return replace(self, resource_templates=items)
         raise ValueError(f"{kind} is not a list kind")
 
     def singleton(self, kind: Kind) -> Mapping[str, JSON] | None:

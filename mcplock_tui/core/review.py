@@ -42,13 +42,7 @@ def _with_item(surface: Surface, kind: Kind, name: str, item: Mapping[str, JSON]
         items.pop(name, None)
     else:
         items[name] = dict(item)
-    if kind is Kind.TOOL:
-        return replace(surface, tools=items)
-    if kind is Kind.PROMPT:
-        return replace(surface, prompts=items)
-    if kind is Kind.RESOURCE:
-        return replace(surface, resources=items)
-    return replace(surface, resource_templates=items)
+    return surface.with_items(kind, items)
 
 
 def _pin(lock: Lockfile, server: str) -> ServerPin:

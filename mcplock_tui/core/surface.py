@@ -21,8 +21,10 @@ class SurfaceError(ValueError):
     """The server sent something that cannot be analysed safely (one plain sentence)."""
 
 
-def _depth_exceeds(value: JSON, limit: int) -> bool:
-    stack: list[tuple[JSON, int]] = [(value, 1)]
+def depth_exceeds(value: object, limit: int) -> bool:
+    """Nested deeper than ``limit`` (the top level is depth 1); iterative, so the check
+    itself cannot hit the recursion limit."""
+    stack: list[tuple[object, int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
         if depth > limit:
@@ -49,7 +51,7 @@ def key_items(
     keyed: dict[str, dict[str, JSON]] = {}
     field = KEY_FIELD[kind]
     for index, raw in enumerate(raw_items):
-        if _depth_exceeds(raw, MAX_DEPTH):
+        if depth_exceeds(raw, MAX_DEPTH):
             raise SurfaceError(
                 f"{kind.value} at position {index} is nested more than {MAX_DEPTH} levels deep; "
                 "refusing to analyse this server"
@@ -84,7 +86,7 @@ def build_surface(
     """Assemble a surface from raw ``initialize`` and ``*/list`` results."""
     warns = warnings if warnings is not None else []
     init = dict(initialize_result or {})
-    if _depth_exceeds(init, MAX_DEPTH):
+    if depth_exceeds(init, MAX_DEPTH):
         raise SurfaceError(
             f"the initialize result is nested more than {MAX_DEPTH} levels deep; refusing to "
             "analyse this server"

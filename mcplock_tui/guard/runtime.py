@@ -45,14 +45,7 @@ def _with_item(surface: Surface, kind: Kind, name: str, item: dict[str, object])
     if kind is Kind.INSTRUCTIONS:
         text = item.get("instructions")
         return replace(surface, instructions=text if isinstance(text, str) else repr(text))
-    items = {**surface.items(kind), name: item}
-    if kind is Kind.TOOL:
-        return replace(surface, tools=items)
-    if kind is Kind.PROMPT:
-        return replace(surface, prompts=items)
-    if kind is Kind.RESOURCE:
-        return replace(surface, resources=items)
-    return replace(surface, resource_templates=items)
+    return surface.with_items(kind, {**surface.items(kind), name: item})
 
 
 def _divergence(o: Observation) -> Reason:
