@@ -46,3 +46,17 @@ def test_json_check_imports_neither_rich_nor_tomli_w(tmp_path: Path) -> None:
     assert checked.returncode == 0, checked.stderr
     assert json.loads(checked.stdout)["servers"], checked.stdout
     assert "LOADED []" in checked.stderr, checked.stderr
+
+
+def test_the_app_module_loads_without_the_mcp_client(repo_root: Path) -> None:
+    """The app paints its first frame before the MCP SDK is imported (capture loads it in a
+    worker), so a reviewer sees the app in a fraction of a second, not after ~1 s of imports."""
+    code = (
+        "import sys\n"
+        "import mcplock_tui.tui.app, mcplock_tui.tui.launch\n"
+        "print(sorted(m for m in ('mcp', 'mcp_types', 'httpx2', 'anthropic') if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=repo_root, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[]"

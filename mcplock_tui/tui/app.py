@@ -10,7 +10,8 @@ up as a line in the app (status line and notification, never markup), not a trac
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -19,7 +20,6 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
-from mcplock_tui.capture import capture_all
 from mcplock_tui.core.analysis import ServerReport, foreign_for, report_for
 from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.diff import Change
@@ -138,6 +138,8 @@ class ReviewApp(App[int]):
         def arrived(result: CaptureResult) -> None:
             self.post_message(ServerCaptured(result))
 
+        # The SDK is imported here, in a thread, after the first frame is on screen.
+        capture_all = await asyncio.to_thread(_load_capture)
         await capture_all(specs, timeout=self.timeout, log_dir=self.log_dir, on_result=arrived)
         self.post_message(CaptureFinished())
 
@@ -314,6 +316,7 @@ class ReviewApp(App[int]):
             )
             return
         try:
+            capture_all = await asyncio.to_thread(_load_capture)
             result = (await capture_all([spec], timeout=self.timeout, log_dir=self.log_dir))[server]
         finally:
             self.session.in_flight.difference_update(ids)
@@ -426,3 +429,9 @@ class ReviewApp(App[int]):
 
     def jump_to(self, key: str) -> None:
         self.review.jump_to(key)
+
+
+def _load_capture() -> Callable[..., Awaitable[dict[str, CaptureResult]]]:
+    from mcplock_tui.capture.runner import capture_all
+
+    return capture_all
