@@ -12,9 +12,13 @@ import json
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
 
 from mcplock_tui.evidence import EvidencePaths
 from mcplock_tui.storage import read_lockfile
+from mcplock_tui.tui.app import ReviewApp
 from tests.tui.conftest import Project, settle
 from tests.tui.test_app import SIZE
 
@@ -23,10 +27,16 @@ def status(app: object) -> str:
     """The whole status line, not just what fits on screen (these messages are long)."""
     from textual.widgets import Static
 
-    from mcplock_tui.tui.app import ReviewApp
-
     assert isinstance(app, ReviewApp)
     return str(app.review.query_one("#status", Static).render())
+
+
+async def _accept(app: ReviewApp, pilot: Pilot[Any], key: str) -> str:
+    """Press `a` on one change, let every worker finish, and return the status line."""
+    app.jump_to(key)
+    await pilot.press("a")
+    await settle(pilot)
+    return status(app)
 
 
 def _damage_log_tail(project: Project) -> None:
@@ -41,11 +51,9 @@ async def test_app_accept_with_a_damaged_log_tail_writes_nothing(project: Projec
     app = project.app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.jump_to("files/tool/write_file")
-        await pilot.press("a")
-        await settle(pilot)
+        said = await _accept(app, pilot, "files/tool/write_file")
         assert project.lock_path.read_bytes() == before
-        assert "damaged at its last record" in status(app)
+        assert "damaged at its last record" in said
 
 
 async def test_app_accept_through_a_symlinked_log_is_refused(
@@ -61,21 +69,17 @@ async def test_app_accept_through_a_symlinked_log_is_refused(
     app = project.app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.jump_to("files/tool/write_file")
-        await pilot.press("a")
-        await settle(pilot)
+        said = await _accept(app, pilot, "files/tool/write_file")
         assert project.lock_path.read_bytes() == before
         assert outside.read_bytes() == kept
-        assert "symbolic link" in status(app)
+        assert "symbolic link" in said
 
 
 async def test_app_accept_records_first_and_names_the_log_head(project: Project) -> None:
     app = project.app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.jump_to("files/tool/write_file")
-        await pilot.press("a")
-        await settle(pilot)
+        await _accept(app, pilot, "files/tool/write_file")
     lock = read_lockfile(project.lock_path)
     log = EvidencePaths.for_lock(project.lock_path).log.read_text().splitlines()
     assert json.loads(log[-1])["change"] == "files/tool/write_file"
@@ -92,14 +96,10 @@ async def test_app_refuses_to_sign_with_a_key_git_tracks(project: Project) -> No
     app = project.app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.jump_to("files/tool/move_file")
-        await pilot.press("a")  # makes the key
-        await settle(pilot)
+        await _accept(app, pilot, "files/tool/move_file")  # makes the key
         key = EvidencePaths.for_lock(project.lock_path).key
         await asyncio.to_thread(_track_in_git, project.folder, key)
         before = project.lock_path.read_bytes()
-        app.jump_to("files/tool/write_file")
-        await pilot.press("a")
-        await settle(pilot)
+        said = await _accept(app, pilot, "files/tool/write_file")
         assert project.lock_path.read_bytes() == before
-        assert "tracked by git" in status(app)
+        assert "tracked by git" in said
