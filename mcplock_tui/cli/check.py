@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         if sarif_path.parent and not sarif_path.parent.exists():
             sarif_path.parent.mkdir(parents=True)
         write_text_atomic(sarif_path, format_report(report, "sarif", lock_path, cwd))
-    return int(report.exit_code())
+    return report.exit_code()
 
 
 def _try_error_reports(args: argparse.Namespace, cwd: Path, message: str, kind: str) -> None:

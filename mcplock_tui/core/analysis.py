@@ -7,23 +7,18 @@ tested and benchmarked without a server.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from enum import IntEnum, StrEnum
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
-from mcplock_tui.core.diff import Change, diff_surfaces
+from mcplock_tui.core.diff import diff_surfaces
+from mcplock_tui.core.exitcodes import ExitCode
 from mcplock_tui.core.grade import GradeContext, grade_changes, known_hosts, scan_surface
+from mcplock_tui.core.graded import GradedChange, ReviewState
 from mcplock_tui.core.hosts import item_hosts
-from mcplock_tui.core.lockfile import Lockfile, ServerPin
+from mcplock_tui.core.lockfile import Lockfile, Rejection, ServerPin
 from mcplock_tui.core.model import CaptureResult, Finding, Severity, Surface
 from mcplock_tui.core.policy import Policy
-
-
-class ExitCode(IntEnum):
-    """The ``--check`` exit codes: an API that CI scripts depend on."""
-
-    CLEAN = 0
-    DRIFT = 1
-    CANNOT_CHECK = 2
+from mcplock_tui.core.verdict import Explained
 
 
 class Status(StrEnum):
@@ -44,7 +39,9 @@ class ServerReport:
     status: Status
     error: str | None = None
     error_kind: str | None = None
-    changes: tuple[Change, ...] = ()
+    changes: tuple[GradedChange, ...] = ()
+    rejections: Mapping[str, Rejection] = field(default_factory=dict)
+    """Review state, by change id: a reviewer already refused exactly this new definition."""
     known_findings: tuple[Finding, ...] = ()
     """Findings in definitions that are pinned as they are now: reviewed, still worth seeing."""
     suppressed: tuple[Finding, ...] = ()
@@ -63,6 +60,12 @@ class ServerReport:
     def worst(self) -> Severity | None:
         return max((c.severity for c in self.changes), default=None)
 
+    def rejection(self, change: GradedChange) -> Rejection | None:
+        return self.rejections.get(change.id)
+
+    def state(self, change: GradedChange) -> ReviewState:
+        return ReviewState.REJECTED if change.id in self.rejections else ReviewState.PENDING
+
 
 @dataclass(frozen=True, slots=True)
 class Report:
@@ -70,10 +73,18 @@ class Report:
     fail_on: Severity = Severity.HIGH
     fail_on_known: Severity | None = None
     """Known findings at or above this band fail too; None: they are shown, never fail."""
+    verdicts: Mapping[str, Explained] = field(default_factory=dict)
+    """Explain answers by change id (``--explain``): advisory, never part of the exit code."""
 
     @property
-    def changes(self) -> list[Change]:
+    def changes(self) -> list[GradedChange]:
         return [c for s in self.servers for c in s.changes]
+
+    def rejection(self, change: GradedChange) -> Rejection | None:
+        return next((s.rejection(change) for s in self.servers if s.name == change.server), None)
+
+    def verdict(self, change: GradedChange) -> Explained | None:
+        return self.verdicts.get(change.id)
 
     @property
     def known_findings(self) -> list[Finding]:
@@ -100,7 +111,7 @@ class Report:
         return band_counts(self.changes)
 
 
-def band_counts(changes: Iterable[Change]) -> dict[Severity, int]:
+def band_counts(changes: Iterable[GradedChange]) -> dict[Severity, int]:
     counts = dict.fromkeys(Severity, 0)
     for change in changes:
         counts[change.severity] += 1
@@ -138,20 +149,20 @@ def analyze_server(
 ) -> ServerReport:
     changes = diff_surfaces(name, pin.surface, live)
     graded, suppressed = grade_changes(changes, ctx, pin.surface, live)
-    with_rejections = tuple(
-        replace(c, rejection=r)
-        if (r := pin.rejection_for(c.kind, c.name)) and r.hash == c.new_hash
-        else c
+    rejections = {
+        c.id: r
         for c in graded
-    )
+        if (r := pin.rejection_for(c.kind, c.name)) is not None and r.hash == c.new_hash
+    }
     known: tuple[Finding, ...] = ()
     if include_known:
         changed = {(c.kind.value, c.name) for c in changes}
         known = tuple(f for f in scan_surface(name, live, ctx) if (f.kind, f.item) not in changed)
     return ServerReport(
         name=name,
-        status=Status.DRIFT if with_rejections else Status.CLEAN,
-        changes=with_rejections,
+        status=Status.DRIFT if graded else Status.CLEAN,
+        changes=tuple(graded),
+        rejections=rejections,
         known_findings=ctx.policy.filter(known)[0],
         suppressed=suppressed,
     )

@@ -11,12 +11,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcplock_tui import __version__
-from mcplock_tui.core.analysis import ExitCode, Report, ServerReport, Status
-from mcplock_tui.core.diff import MISSING, Change
+from mcplock_tui.core.analysis import Report, ServerReport, Status
+from mcplock_tui.core.diff import MISSING
+from mcplock_tui.core.exitcodes import ExitCode
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.groups import Group, group_changes
 from mcplock_tui.core.model import Finding, Kind, Origin, Reason, Severity
 from mcplock_tui.core.rules import all_rules
 from mcplock_tui.core.severity import CATEGORIES
+from mcplock_tui.core.verdict import Explained
 
 REPORT_VERSION = 1
 _TABLE = {
@@ -54,7 +57,10 @@ def _value(v: Any) -> Any:
     return None if v is MISSING else v
 
 
-def change_json(c: Change) -> dict[str, Any]:
+def change_json(
+    c: GradedChange, server: ServerReport, verdict: Explained | None = None
+) -> dict[str, Any]:
+    rejection = server.rejection(c)
     return {
         "id": c.id,
         "kind": c.kind.value,
@@ -62,8 +68,8 @@ def change_json(c: Change) -> dict[str, Any]:
         "old_name": c.old_name,
         "change": c.change.value,
         "severity": c.severity.label,
-        "status": c.status,
-        "rejection_note": c.rejection.note if c.rejection else None,
+        "status": server.state(c).value,
+        "rejection_note": rejection.note if rejection else None,
         "reasons": [reason_json(r) for r in c.reasons],
         "findings": [finding_json(f) for f in c.findings],
         "fields": [
@@ -77,11 +83,11 @@ def change_json(c: Change) -> dict[str, Any]:
         ],
         "old_hash": c.old_hash,
         "new_hash": c.new_hash,
-        "explain": dict(c.explain) if c.explain else None,
+        "explain": verdict.to_dict() if verdict else None,
     }
 
 
-def server_json(s: ServerReport) -> dict[str, Any]:
+def server_json(s: ServerReport, verdicts: Mapping[str, Explained]) -> dict[str, Any]:
     return {
         "name": s.name,
         "status": s.status,
@@ -93,7 +99,7 @@ def server_json(s: ServerReport) -> dict[str, Any]:
         "new_hosts": list(s.new_hosts),
         "pinned_launch": s.pinned_launch,
         "launch": s.launch,
-        "changes": [change_json(c) for c in s.changes],
+        "changes": [change_json(c, s, verdicts.get(c.id)) for c in s.changes],
         "known_findings": [finding_json(f) for f in s.known_findings],
         "suppressed": [finding_json(f) for f in s.suppressed],
     }
@@ -124,8 +130,12 @@ def to_json(report: Report, lockfile: str) -> dict[str, Any]:
         "known_findings": len(report.known_findings),
         "exit_code": int(report.exit_code()),
         "summary": {s.label: counts[s] for s in sorted(Severity, reverse=True)},
-        "servers": [server_json(s) for s in report.servers],
-        "groups": [group_json(g) for s in report.servers for g in group_changes(s.changes)],
+        "servers": [server_json(s, report.verdicts) for s in report.servers],
+        "groups": [
+            group_json(g)
+            for s in report.servers
+            for g in group_changes(s.changes, rejected=s.rejections)
+        ],
     }
 
 
@@ -180,7 +190,7 @@ def lockfile_lines(text: str) -> dict[tuple[str, ...], int]:
     return lines
 
 
-def _line_for(c: Change | None, server: str, lines: Mapping[tuple[str, ...], int]) -> int:
+def _line_for(c: GradedChange | None, server: str, lines: Mapping[tuple[str, ...], int]) -> int:
     if c is not None and c.kind in _TABLE:
         name = c.old_name or c.name
         found = lines.get(("servers", server, _TABLE[c.kind], name))
@@ -245,8 +255,9 @@ def to_sarif(report: Report, lockfile: str, lockfile_text: str) -> dict[str, Any
                 f"{c.server}: {c.kind.value} {c.name!r} {c.change.value} ({c.severity.label}): "
                 + "; ".join(r.message for r in c.reasons)
             )
-            if c.rejection is not None:
+            if server.rejection(c) is not None:
                 text += " [rejected in review]"
+            verdict = report.verdict(c)
             results.append(
                 {
                     "ruleId": rule_id,
@@ -256,9 +267,9 @@ def to_sarif(report: Report, lockfile: str, lockfile_text: str) -> dict[str, Any
                     "partialFingerprints": {"mcplockChange/v1": f"{c.id}@{c.new_hash}"},
                     "properties": {
                         "severity": c.severity.label,
-                        "status": c.status,
+                        "status": server.state(c).value,
                         "findings": [f.code for f in c.findings],
-                        **({"explain": dict(c.explain)} if c.explain else {}),
+                        **({"explain": verdict.to_dict()} if verdict else {}),
                     },
                 }
             )

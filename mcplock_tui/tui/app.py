@@ -22,9 +22,10 @@ from textual.worker import Worker, WorkerState
 
 from mcplock_tui.core.analysis import ServerReport, foreign_for, report_for
 from mcplock_tui.core.canonical import visible
-from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.lint import lint_tools
 from mcplock_tui.core.model import CaptureResult
+from mcplock_tui.core.verdict import Explained, ExplainFailure
 from mcplock_tui.errors import ExplainError, MCPLockError
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.tui.commands import ChangeCommands
@@ -213,7 +214,7 @@ class ReviewApp(App[int]):
 
     # decisions ------------------------------------------------------------------------------
 
-    def _decidable(self) -> Change | None:
+    def _decidable(self) -> GradedChange | None:
         change = self.review.current_change
         if change is None:
             self.say("Pick a change first (servers have no decision of their own).", error=True)
@@ -223,7 +224,7 @@ class ReviewApp(App[int]):
             return None
         return change
 
-    def _group_pending(self) -> list[Change] | None:
+    def _group_pending(self) -> list[GradedChange] | None:
         """The pending members of the highlighted group, or None when no group is highlighted."""
         group = self.review.current_group
         if group is None:
@@ -257,7 +258,7 @@ class ReviewApp(App[int]):
             self.say(f"No pending change on {server!r}.")
             return
 
-        def chosen(changes: list[Change] | None) -> None:
+        def chosen(changes: list[GradedChange] | None) -> None:
             if changes:
                 self.accept_changes(changes)
 
@@ -295,14 +296,14 @@ class ReviewApp(App[int]):
         moved = set(before) | set(self.session.decisions)
         self.post_message(DecisionRecorded(f"Undid: {label}.", sorted(moved)))
 
-    def accept_changes(self, changes: Sequence[Change]) -> None:
+    def accept_changes(self, changes: Sequence[GradedChange]) -> None:
         ids = [c.id for c in changes]
         self.session.in_flight.update(ids)
         self.review.refresh_decided(tuple(ids))
         self.recheck_and_accept(list(changes))
 
     @work(group="decide", exit_on_error=False)
-    async def recheck_and_accept(self, changes: list[Change]) -> None:
+    async def recheck_and_accept(self, changes: list[GradedChange]) -> None:
         """Capture the server again; accept only what it still serves exactly as shown."""
         server = changes[0].server
         ids = [c.id for c in changes]
@@ -341,7 +342,9 @@ class ReviewApp(App[int]):
             )
             self.post_message(DecisionRecorded(f"Accepted {what}; the lockfile now pins it.", ids))
 
-    def _moved(self, result: CaptureResult, moved: list[Change], accepted: list[Change]) -> None:
+    def _moved(
+        self, result: CaptureResult, moved: list[GradedChange], accepted: list[GradedChange]
+    ) -> None:
         names = ", ".join(describe(c) for c in moved[:3]) + (" and more" if len(moved) > 3 else "")
         done = f" ({len(accepted)} other(s) accepted)" if accepted else ""
         self.say(
@@ -395,22 +398,22 @@ class ReviewApp(App[int]):
         self.ask_claude(change)
 
     @work(thread=True, group="explain", exit_on_error=False)
-    def ask_claude(self, change: Change) -> None:
+    def ask_claude(self, change: GradedChange) -> None:
         """Imported here: the explain stack (and anthropic) loads only when asked for."""
-        answer: object
+        answer: Explained
         try:
             from mcplock_tui.explain import explain_change
         except ImportError:
-            answer = "the explain module is not available in this installation"
+            answer = ExplainFailure("the explain module is not available in this installation")
         else:
             try:
                 answer = explain_change(
                     change, model=self.model, server_names=list(self.session.servers)
                 )
             except ExplainError as exc:
-                answer = str(exc)
+                answer = ExplainFailure(str(exc))
             except Exception as exc:  # an edge: whatever the SDK raises becomes a line in the tab
-                answer = f"{type(exc).__name__}: {exc}"
+                answer = ExplainFailure(f"{type(exc).__name__}: {exc}")
         self.post_message(ExplainReady(change, answer))
 
     @on(ExplainReady)

@@ -13,8 +13,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static, TabbedContent, TabPane
 
-from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import Finding
+from mcplock_tui.core.verdict import Explained
 from mcplock_tui.tui.session import ServerState
 from mcplock_tui.tui.widgets.field_diff import change_blocks
 from mcplock_tui.tui.widgets.report_text import (
@@ -67,14 +68,14 @@ class DetailPane(Vertical):
         self.query_one("#server-info", VerticalScroll).scroll_home(animate=False)
 
     def show_change(
-        self, change: Change, state: str, note: str = "", *, moved: bool = True
+        self, change: GradedChange, state: str, note: str = "", *, moved: bool = True
     ) -> None:
         """Everything about ``change``; ``moved`` is False when only its decision state changed."""
         self._mode(True)
         self.query_one("#detail-head", Static).update(change_head(change, state, note))
         if not moved:
             return
-        self._body("diff", SplitView(change_blocks(change)))
+        self._body("diff", SplitView(change_blocks(change.diff)))
         self._body("findings", findings_text(change))
         self._body("raw", raw_text(change))
         tabs = self.query_one("#tabs", TabbedContent)
@@ -83,10 +84,12 @@ class DetailPane(Vertical):
         for key, _title in TABS:
             self.query_one(f"#scroll-{key}", VerticalScroll).scroll_home(animate=False)
 
-    def show_lint(self, change: Change, findings: Sequence[Finding] | None, captured: bool) -> None:
+    def show_lint(
+        self, change: GradedChange, findings: Sequence[Finding] | None, captured: bool
+    ) -> None:
         self._body("lint", lint_text(change, findings, captured))
 
-    def show_explain(self, answer: object | None, asking: bool) -> None:
+    def show_explain(self, answer: Explained | None, asking: bool) -> None:
         self._body("explain", explain_text(answer, asking))
 
     @property
