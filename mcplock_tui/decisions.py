@@ -29,7 +29,7 @@ from mcplock_tui.core.model import Surface
 from mcplock_tui.core.review import Action, Decision
 from mcplock_tui.core.verdict import Explained
 from mcplock_tui.errors import DecisionError
-from mcplock_tui.evidence import (
+from mcplock_tui.evidence.records import (
     KEY_DIR,
     EvidenceError,
     EvidencePaths,
@@ -40,7 +40,7 @@ from mcplock_tui.evidence import (
     record_hash,
     signing_key,
 )
-from mcplock_tui.evidence_verify import read_log
+from mcplock_tui.evidence.verify import read_log
 from mcplock_tui.storage import exclusive_lock, loads, read_bytes_nofollow, write_lockfile
 
 Build = Callable[[Lockfile], tuple[Lockfile, list[Decision]]]

@@ -266,7 +266,7 @@ def test_unpinned_server_error_names_a_pin_that_fixes_it(tmp_path: Path, run: Ru
 
 def test_github_annotation_carries_the_stderr_tail() -> None:
     from mcplock_tui.cli.render import github_annotations
-    from mcplock_tui.core.analysis import Report, ServerReport, Status
+    from mcplock_tui.core.report import Report, ServerReport, Status
 
     failed = ServerReport(
         "a",

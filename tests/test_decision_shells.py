@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from mcplock_tui import evidence
 from mcplock_tui.cli.main import main
-from mcplock_tui.evidence import KEY_ENV, EvidencePaths
+from mcplock_tui.evidence import records as evidence
+from mcplock_tui.evidence.records import KEY_ENV, EvidencePaths
 from mcplock_tui.tui.screens.modals import RejectNoteScreen
 from tests.servers.harness import mcp_json
 from tests.tui.conftest import Project, make_project, settle

@@ -28,7 +28,7 @@ from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import Kind, Surface
 from mcplock_tui.core.surface import build_surface
 from mcplock_tui.core.verdict import Explained, Verdict
-from mcplock_tui.evidence import (
+from mcplock_tui.evidence.records import (
     KEY_ENV,
     EvidenceError,
     EvidencePaths,
@@ -429,7 +429,7 @@ CONCURRENT_WRITER = textwrap.dedent(
     import sys
     from pathlib import Path
     from mcplock_tui.core.lockfile import Lockfile, ServerPin
-    from mcplock_tui.evidence import pin_decisions, record_decisions
+    from mcplock_tui.evidence.records import pin_decisions, record_decisions
     from tests.test_evidence import make_surface
     lock_path, tag = Path(sys.argv[1]), sys.argv[2]
     for i in range(5):

@@ -18,10 +18,10 @@ from rich.console import Console
 
 from mcplock_tui.cli.main import main
 from mcplock_tui.cli.render import render_change
-from mcplock_tui.core.analysis import Report, ServerReport, Status
 from mcplock_tui.core.diff import Change, diff_surfaces
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import ChangeType, Finding, Kind, Severity, Surface
+from mcplock_tui.core.report import Report, ServerReport, Status
 from mcplock_tui.core.surface import build_surface
 from mcplock_tui.core.verdict import ExplainFailure
 from mcplock_tui.errors import ExplainError

@@ -21,9 +21,11 @@ from mcplock_tui.capture.probe import probe_report
 from mcplock_tui.cli.options import lock_path as lock_path_for
 from mcplock_tui.cli.options import read_lock_or_explain, workspace
 from mcplock_tui.cli.progress import CaptureProgress, drift_word
-from mcplock_tui.core.analysis import Report, analyze, unreviewed_launch
+from mcplock_tui.core.analysis import analyze, unreviewed_launch
+from mcplock_tui.core.formats.json_report import error_json, to_json
+from mcplock_tui.core.formats.sarif import error_sarif, to_sarif
 from mcplock_tui.core.model import Severity
-from mcplock_tui.core.report import error_json, error_sarif, to_json, to_sarif
+from mcplock_tui.core.report import Report
 from mcplock_tui.errors import MCPLockError
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.storage import write_text_atomic

@@ -28,15 +28,16 @@ from mcplock_tui.capture import capture_sync
 from mcplock_tui.cli.options import lock_path, read_lock_or_explain, workspace
 from mcplock_tui.cli.pin import announce_launches
 from mcplock_tui.cli.render import make_console, render_change, safe
-from mcplock_tui.core.analysis import Status, analyze
+from mcplock_tui.core.analysis import analyze
 from mcplock_tui.core.exitcodes import ExitCode
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.groups import name_matches
 from mcplock_tui.core.model import CaptureResult, Kind, Surface
+from mcplock_tui.core.report import Status
 from mcplock_tui.core.review import Action
 from mcplock_tui.decisions import decide
 from mcplock_tui.errors import CaptureError, ConfigError, DecisionError
-from mcplock_tui.evidence import EvidencePaths
+from mcplock_tui.evidence.records import EvidencePaths
 
 _KINDS = {k.value: k for k in Kind}
 

@@ -22,8 +22,8 @@ from mcplock_tui.cli.render import make_console, safe
 from mcplock_tui.core.exitcodes import ExitCode
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.errors import ConfigError, LockfileError
-from mcplock_tui.evidence import EvidenceError, EvidencePaths, Record, read_public_keys
-from mcplock_tui.evidence_verify import (
+from mcplock_tui.evidence.records import EvidenceError, EvidencePaths, Record, read_public_keys
+from mcplock_tui.evidence.verify import (
     Verification,
     check_lockfile,
     export_bundle,

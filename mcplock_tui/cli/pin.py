@@ -36,7 +36,7 @@ from mcplock_tui.cli.render import (
 from mcplock_tui.config import is_personal_config
 from mcplock_tui.core.analysis import analyze, foreign_for, pinned_launch
 from mcplock_tui.core.exitcodes import ExitCode
-from mcplock_tui.core.grade import GradeContext, scan_surface
+from mcplock_tui.core.grading.grade import GradeContext, scan_surface
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.model import CaptureResult, Surface
 from mcplock_tui.decisions import pin_new, replace_pins

@@ -22,13 +22,13 @@ from typing import IO
 from rich.console import Console
 from rich.text import Text
 
-from mcplock_tui.core.analysis import Report, ServerReport, Status, band_counts
 from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.diff import MISSING
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.groups import Group, change_order, group_changes
 from mcplock_tui.core.lockfile import Rejection
 from mcplock_tui.core.model import Finding, Origin, Severity, text_at
+from mcplock_tui.core.report import Report, ServerReport, Status, band_counts
 from mcplock_tui.core.verdict import Explained, ExplainFailure
 
 SEVERITY_STYLE = {

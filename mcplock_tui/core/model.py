@@ -79,6 +79,21 @@ def as_listed(kind: Kind, item: Mapping[str, JSON]) -> Mapping[str, JSON]:
     return out
 
 
+ANNOTATION_DEFAULTS: dict[str, bool] = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
+}
+"""Spec defaults, applied when a key is absent: deleting a key is a change to its default.
+
+Every default is also the value that grants the tool the most room, so a hint that is null or
+not a JSON boolean (``"false"``, ``0``) is read as its default: a malformed hint can never make
+a tool look safer than a missing one. Clients disagree on such values (``"false"`` is truthy
+in JavaScript), which is why changing to one is reported even when the default was in force.
+"""
+
+
 class ChangeType(StrEnum):
     ADDED = "added"
     REMOVED = "removed"

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from mcplock_tui.core.analysis import Report, ServerReport, Status
 from mcplock_tui.core.diff import diff_surfaces
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import Kind, Reason, Severity, Surface
+from mcplock_tui.core.report import Report, ServerReport, Status
 
 CATEGORY = "probe-mismatch"
 

@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
-from mcplock_tui.core.analysis import Report
 from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.graded import GradedChange
+from mcplock_tui.core.report import Report
 from mcplock_tui.core.verdict import Explained, ExplainFailure
 from mcplock_tui.errors import ExplainError
 from mcplock_tui.explain.base import ExplainAuthError, Explainer

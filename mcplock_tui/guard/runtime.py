@@ -21,7 +21,6 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from mcplock_tui.core.analysis import ServerReport, Status
 from mcplock_tui.core.canonical import digest
 from mcplock_tui.core.diff import diff_surfaces
 from mcplock_tui.core.graded import GradedChange
@@ -35,6 +34,7 @@ from mcplock_tui.core.model import (
     Severity,
     Surface,
 )
+from mcplock_tui.core.report import ServerReport, Status
 from mcplock_tui.guard.observe import Observation, observation_path, read_observations
 
 SEEN_AT_RUNTIME = "seen-at-runtime"

@@ -20,11 +20,10 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
-from mcplock_tui.core.analysis import ServerReport, foreign_for, report_for
 from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.graded import GradedChange
-from mcplock_tui.core.lint import lint_tools
 from mcplock_tui.core.model import CaptureResult
+from mcplock_tui.core.report import ServerReport
 from mcplock_tui.core.verdict import Explained, ExplainFailure
 from mcplock_tui.errors import ExplainError, MCPLockError
 from mcplock_tui.spec import ServerSpec
@@ -36,10 +35,10 @@ from mcplock_tui.tui.messages import (
     LintReady,
     ServerCaptured,
 )
+from mcplock_tui.tui.render.safe_text import one_line
 from mcplock_tui.tui.screens.modals import AcceptAllScreen, HelpScreen, RejectNoteScreen
 from mcplock_tui.tui.screens.review import ReviewScreen
 from mcplock_tui.tui.session import PENDING, ReviewSession, describe
-from mcplock_tui.tui.widgets.safe_text import one_line
 
 _WORKER_LABEL = {
     "capture": "capture",
@@ -90,7 +89,9 @@ class ReviewApp(App[int]):
     def get_default_screen(self) -> ReviewScreen:
         return self.review
 
-    def on_mount(self) -> None:
+    def on_ready(self) -> None:
+        # After the first frame: importing the SDK and grading compete for the interpreter,
+        # so they start once the reviewer already sees the screen.
         specs = [
             spec
             for name, spec in self.session.specs.items()
@@ -139,7 +140,7 @@ class ReviewApp(App[int]):
         def arrived(result: CaptureResult) -> None:
             self.post_message(ServerCaptured(result))
 
-        # The SDK is imported here, in a thread, after the first frame is on screen.
+        # The SDK is imported here, in a thread, once the first frame is on screen.
         capture_all = await asyncio.to_thread(_load_capture)
         await capture_all(specs, timeout=self.timeout, log_dir=self.log_dir, on_result=arrived)
         self.post_message(CaptureFinished())
@@ -153,6 +154,9 @@ class ReviewApp(App[int]):
 
     @work(thread=True, group="grade", exit_on_error=False)
     def grade_capture(self, result: CaptureResult, captures: Mapping[str, CaptureResult]) -> None:
+        # Grading (detectors, language tables) loads here, in a thread, on first use.
+        from mcplock_tui.core.analysis import foreign_for, report_for
+
         s = self.session
         try:
             foreign = foreign_for(s.base, captures).get(result.name, {})
@@ -192,6 +196,8 @@ class ReviewApp(App[int]):
         captures: Mapping[str, CaptureResult],
         known: Mapping[str, Mapping[str, str] | None],
     ) -> None:
+        from mcplock_tui.core.analysis import foreign_for, report_for
+
         s = self.session
         foreign = foreign_for(s.base, captures)
         again = [
@@ -371,6 +377,8 @@ class ReviewApp(App[int]):
 
     @work(thread=True, group="lint", exit_on_error=False)
     def lint_server(self, server: str) -> None:
+        from mcplock_tui.core.lint import lint_tools  # off the loop, when first asked for
+
         state = self.session.servers.get(server)
         surface = state.capture.surface if state is not None and state.capture is not None else None
         findings = lint_tools(server, surface.tools) if surface is not None else []

@@ -18,14 +18,13 @@ from collections.abc import Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcplock_tui import decisions as service
 from mcplock_tui.core import review
-from mcplock_tui.core.analysis import ServerReport, Status, foreign_for, report_for
 from mcplock_tui.core.graded import GradedChange, ReviewState
 from mcplock_tui.core.groups import Group, change_order, group_changes
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.model import CaptureResult, Finding, Severity, Surface
 from mcplock_tui.core.policy import Policy
+from mcplock_tui.core.report import ServerReport, Status
 from mcplock_tui.core.review import Action, Decision
 from mcplock_tui.core.verdict import Explained
 from mcplock_tui.errors import DecisionError, LockfileError
@@ -201,6 +200,8 @@ class ReviewSession:
         self.lint.pop(result.name, None)
         foreign: Mapping[str, str]
         if graded is None:
+            from mcplock_tui.core.analysis import foreign_for, report_for
+
             foreign = foreign_for(self.base, self.captures()).get(result.name, {})
             report = report_for(result.name, result, self.base, foreign=foreign, policy=self.policy)
         else:
@@ -215,6 +216,8 @@ class ReviewSession:
         Shadowing compares a server's new tools with the other servers' live tools; a report
         made while a neighbour was still known only from its pin may have used stale names.
         """
+        from mcplock_tui.core.analysis import foreign_for, report_for
+
         captures = self.captures()
         foreign = foreign_for(self.base, captures)
         again = []
@@ -398,6 +401,8 @@ class ReviewSession:
             )
             for c in step.changes
         ]
+        from mcplock_tui import decisions as service  # signing loads with the first decision
+
         outcome = service.restore(self.lock_path, step.lock, undone, seen=self._written)
         self._written = outcome.written
         self.undo_stack.pop()
@@ -418,6 +423,8 @@ class ReviewSession:
         verdicts = {
             c.id: v for c in changes if (v := self.explained.get((c.id, c.new_hash))) is not None
         }
+        from mcplock_tui import decisions as service
+
         outcome = service.decide(
             self.lock_path,
             [c.diff for c in changes],

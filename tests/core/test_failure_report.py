@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from mcplock_tui.core.analysis import Status, report_for
+from mcplock_tui.core.analysis import report_for
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.model import CaptureResult
 from mcplock_tui.core.policy import Policy
+from mcplock_tui.core.report import Status
 
 
 def test_unpinned_server_that_timed_out_is_reported_as_a_timeout() -> None:

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from mcplock_tui.core.analysis import analyze
 from mcplock_tui.core.canonical import canon_json
 from mcplock_tui.core.graded import GradedChange
+from mcplock_tui.core.grading.severity import CATEGORIES, schema_reasons
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import CaptureResult, Severity, Surface
-from mcplock_tui.core.severity import CATEGORIES, schema_reasons
 from mcplock_tui.core.surface import build_surface
 
 C, H, M, L = Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW

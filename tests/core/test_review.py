@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
-from mcplock_tui.core.analysis import Report, analyze
+from mcplock_tui.core.analysis import analyze
 from mcplock_tui.core.diff import Change, diff_surfaces
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import CaptureResult, Kind, Surface
+from mcplock_tui.core.report import Report
 from mcplock_tui.core.review import accept, clear_stale_rejections, ensure_unmoved, reject
 from mcplock_tui.core.surface import build_surface
 from mcplock_tui.errors import DecisionError

@@ -15,8 +15,8 @@ from textual.widgets import Button, Input, Static
 
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import Severity
+from mcplock_tui.tui.render.safe_text import MUTED, badge, one_line
 from mcplock_tui.tui.widgets.navigator import KIND_LABEL
-from mcplock_tui.tui.widgets.safe_text import MUTED, badge, one_line
 
 KEYS: tuple[tuple[str, str], ...] = (
     ("↑ ↓ pgup pgdn", "move through servers and changes"),

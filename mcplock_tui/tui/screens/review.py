@@ -23,11 +23,11 @@ from textual.widgets import Footer, Input, OptionList, Static, TabbedContent
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.groups import Group
 from mcplock_tui.core.model import Kind, Severity
+from mcplock_tui.tui.render.report_text import summary_text
+from mcplock_tui.tui.render.safe_text import safe
 from mcplock_tui.tui.session import CONNECTING, PENDING, Filter, NavRow, ReviewSession, server_key
 from mcplock_tui.tui.widgets.detail import DetailPane
 from mcplock_tui.tui.widgets.navigator import Navigator
-from mcplock_tui.tui.widgets.report_text import summary_text
-from mcplock_tui.tui.widgets.safe_text import safe
 
 SPIN_INTERVAL = 0.1
 

@@ -13,9 +13,10 @@ from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
-from mcplock_tui.core.analysis import Status
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import ChangeType, Kind
+from mcplock_tui.core.report import Status
+from mcplock_tui.tui.render.safe_text import MUTED, badge, one_line
 from mcplock_tui.tui.session import (
     ACCEPTED,
     CHECKING,
@@ -27,7 +28,6 @@ from mcplock_tui.tui.session import (
     ReviewSession,
     ServerState,
 )
-from mcplock_tui.tui.widgets.safe_text import MUTED, badge, one_line
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 KIND_LABEL = {

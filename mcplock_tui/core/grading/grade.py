@@ -22,6 +22,7 @@ from mcplock_tui.core.canonical import has_hidden
 from mcplock_tui.core.detectors import ScanContext, scan_item, skeleton
 from mcplock_tui.core.diff import Change
 from mcplock_tui.core.graded import GradedChange
+from mcplock_tui.core.grading.severity import hosts_of, structural_reasons
 from mcplock_tui.core.hosts import URI_FIELDS, item_hosts, surface_hosts
 from mcplock_tui.core.lint import lint_drift
 from mcplock_tui.core.model import (
@@ -36,7 +37,6 @@ from mcplock_tui.core.model import (
 )
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.core.rules import get_rule
-from mcplock_tui.core.severity import hosts_of, structural_reasons
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,10 +17,8 @@ from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import JSON, Finding, Origin, Severity, text_at
 from mcplock_tui.core.verdict import Explained, ExplainFailure
-from mcplock_tui.tui.session import Filter, ServerState
-from mcplock_tui.tui.widgets.field_diff import JSON_ESCAPE
-from mcplock_tui.tui.widgets.navigator import KIND_LABEL
-from mcplock_tui.tui.widgets.safe_text import (
+from mcplock_tui.tui.render.field_diff import JSON_ESCAPE
+from mcplock_tui.tui.render.safe_text import (
     HIDDEN_STYLE,
     MUTED,
     badge,
@@ -29,6 +27,8 @@ from mcplock_tui.tui.widgets.safe_text import (
     safe,
     state_word,
 )
+from mcplock_tui.tui.session import Filter, ServerState
+from mcplock_tui.tui.widgets.navigator import KIND_LABEL
 
 CONTEXT_CHARS = 40
 EXCERPT_CHARS = 120
