@@ -24,7 +24,7 @@ from mcplock_tui.cli.progress import CaptureProgress, drift_word
 from mcplock_tui.core.analysis import analyze, unreviewed_launch
 from mcplock_tui.core.formats.json_report import error_json, to_json
 from mcplock_tui.core.formats.sarif import error_sarif, to_sarif
-from mcplock_tui.core.model import Severity
+from mcplock_tui.core.model import ErrorKind, Severity
 from mcplock_tui.core.report import Report
 from mcplock_tui.errors import MCPLockError
 from mcplock_tui.spec import ServerSpec
@@ -131,7 +131,9 @@ def run(args: argparse.Namespace) -> int:
         _try_error_reports(args, cwd, str(exc), exc.kind)
         raise
     except Exception as exc:  # still a report; cli.main turns the exception into exit 2
-        _try_error_reports(args, cwd, f"internal error: {type(exc).__name__}: {exc}", "internal")
+        _try_error_reports(
+            args, cwd, f"internal error: {type(exc).__name__}: {exc}", ErrorKind.INTERNAL
+        )
         raise
     if args.format == "text":
         from mcplock_tui.cli.render import make_console, render_report  # rich: text output only

@@ -15,7 +15,7 @@ from mcplock_tui.core.diff import diff_surfaces
 from mcplock_tui.core.grading.grade import GradeContext, grade_changes, known_hosts, scan_surface
 from mcplock_tui.core.hosts import item_hosts
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
-from mcplock_tui.core.model import CaptureResult, Finding, Severity, Surface
+from mcplock_tui.core.model import CaptureResult, ErrorKind, Finding, Severity, Surface
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.core.report import Report, ServerReport, Status
 
@@ -97,7 +97,7 @@ def report_for(
             name,
             Status.UNPINNED,
             error=f"not in the lockfile; run `mcplock-tui pin --server {name}` to pin it",
-            error_kind="unpinned",
+            error_kind=ErrorKind.UNPINNED,
             warnings=warnings,
         )
     pin = lock.servers[name]
@@ -143,7 +143,7 @@ def unreviewed_launch(name: str, launch: str, lock: Lockfile) -> ServerReport | 
             Status.UNPINNED,
             error=f"not in the lockfile, so not started; run `mcplock-tui pin --server {name}` "
             "locally to review and pin it",
-            error_kind="unpinned",
+            error_kind=ErrorKind.UNPINNED,
             launch=launch,
         )
     old = pinned_launch(pin)
@@ -163,7 +163,7 @@ def unreviewed_launch(name: str, launch: str, lock: Lockfile) -> ServerReport | 
         Status.LAUNCH_CHANGED,
         error=f"the config launches this server {what}, so it was not started; {advice}, "
         f"then `mcplock-tui accept {name}/server` locally",
-        error_kind="launch-changed",
+        error_kind=ErrorKind.LAUNCH_CHANGED,
         pinned_launch=old,
         launch=launch,
     )

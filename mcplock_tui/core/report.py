@@ -14,7 +14,7 @@ from enum import StrEnum
 from mcplock_tui.core.exitcodes import ExitCode
 from mcplock_tui.core.graded import GradedChange, ReviewState
 from mcplock_tui.core.lockfile import Rejection
-from mcplock_tui.core.model import Finding, Severity
+from mcplock_tui.core.model import ErrorKind, Finding, Severity
 from mcplock_tui.core.verdict import Explained
 
 
@@ -35,7 +35,7 @@ class ServerReport:
     name: str
     status: Status
     error: str | None = None
-    error_kind: str | None = None
+    error_kind: ErrorKind | None = None
     changes: tuple[GradedChange, ...] = ()
     rejections: Mapping[str, Rejection] = field(default_factory=dict)
     """Review state, by change id: a reviewer already refused exactly this new definition."""

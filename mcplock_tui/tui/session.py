@@ -22,7 +22,7 @@ from mcplock_tui.core import review
 from mcplock_tui.core.graded import GradedChange, ReviewState
 from mcplock_tui.core.groups import Group, change_order, group_changes
 from mcplock_tui.core.lockfile import Lockfile
-from mcplock_tui.core.model import CaptureResult, Finding, Severity, Surface
+from mcplock_tui.core.model import CaptureResult, ErrorKind, Finding, Severity, Surface
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.core.report import ServerReport, Status
 from mcplock_tui.core.review import Action, Decision
@@ -255,7 +255,7 @@ class ReviewSession:
             if state.status == CONNECTING:
                 state.status = Status.FAILED
                 state.report = ServerReport(
-                    state.name, Status.FAILED, error=message, error_kind="internal"
+                    state.name, Status.FAILED, error=message, error_kind=ErrorKind.INTERNAL
                 )
 
     @property

@@ -15,7 +15,7 @@ from mcplock_tui.core.diff import MISSING
 from mcplock_tui.core.exitcodes import ExitCode
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.groups import Group, group_changes
-from mcplock_tui.core.model import Finding, Reason, Severity
+from mcplock_tui.core.model import ErrorKind, Finding, Reason, Severity
 from mcplock_tui.core.report import Report, ServerReport, Status
 from mcplock_tui.core.verdict import Explained
 
@@ -97,12 +97,13 @@ def server_json(s: ServerReport, verdicts: Mapping[str, Explained]) -> dict[str,
     }
 
 
-def unchecked_error(report: Report) -> tuple[str | None, str | None]:
+def unchecked_error(report: Report) -> tuple[str | None, ErrorKind | None]:
     """``(error, error_kind)`` for a report that exits 2 because servers could not be checked."""
     if report.exit_code() is not ExitCode.CANNOT_CHECK:
         return None, None
     bad = [s for s in report.servers if s.status in (Status.FAILED, Status.UNPINNED)]
-    kind = "unpinned" if all(s.status == Status.UNPINNED for s in bad) else "servers-failed"
+    unpinned = all(s.status == Status.UNPINNED for s in bad)
+    kind = ErrorKind.UNPINNED if unpinned else ErrorKind.SERVERS_FAILED
     listed = ", ".join(f"{s.name} ({s.error_kind or s.status})" for s in bad)
     noun = "server" if len(bad) == 1 else "servers"
     return f"{len(bad)} {noun} could not be checked: {listed}", kind
