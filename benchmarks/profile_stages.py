@@ -1,13 +1,18 @@
 """Where a pin and a check spend their time, stage by stage, in one process.
 
 Run: python benchmarks/profile_stages.py [--tools 1000] [--page 500] [--cprofile N]
+                                          [--no-memo] [--clean]
 
 Replays what ``mcplock-tui pin`` and ``mcplock-tui --check`` do, with a wall clock around
 each stage (wall and CPU time): imports, capture (spawn, SDK session, raw tap and validation), hashing,
 detectors, TOML emission and its read-back, signing, write; then, for the check, lockfile
-read (TOML parse + hash verification), capture, diff + grading of 10% drifted tools and the
-JSON report. ``--cprofile N`` also prints the N functions with the most own time for
-each command. The stage split inside capture comes from the profile (tap vs validation).
+read (TOML parse + hash verification), capture, diff + grading of 10% drifted tools (none
+with ``--clean``) with the known findings of the unchanged ones, and the JSON report.
+The scan memo (:mod:`mcplock_tui.findings_cache`) lives in a temporary cache folder and
+starts empty, so the pin fills it and the check reads it, as on a developer's machine;
+``--no-memo`` scans everything both times, as on a fresh CI runner. ``--cprofile N`` also
+prints the N functions with the most own time for each command. The stage split inside
+capture comes from the profile (tap vs validation).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import argparse
 import cProfile
 import io
 import json
+import os
 import pstats
 import random
 import sys
@@ -52,6 +58,7 @@ def imports() -> dict[str, Any]:
     with stage("import: mcp client + capture"):
         from mcplock_tui.capture import capture_sync
     with stage("import: core (analysis, lockfile)"):
+        from mcplock_tui import findings_cache
         from mcplock_tui.core import lockfile as lf
         from mcplock_tui.core.analysis import analyze, foreign_for
         from mcplock_tui.core.grading.grade import GradeContext, scan_surface
@@ -71,6 +78,7 @@ def imports() -> dict[str, Any]:
         "scan_surface": scan_surface,
         "storage": storage,
         "evidence": evidence,
+        "memo": findings_cache,
     }
 
 
@@ -89,8 +97,10 @@ def pin_flow(m: dict[str, Any], folder: Path, spec: Any) -> Any:
     lf = m["lf"]
     lock = lf.Lockfile({"s0": lf.ServerPin(surface)})
     with stage("pin: detectors (known findings)"):
-        ctx = m["GradeContext"](server="s0", own_tools=frozenset(surface.tools))
+        memo = m["memo"].load()
+        ctx = m["GradeContext"](server="s0", own_tools=frozenset(surface.tools), memo=memo)
         m["scan_surface"]("s0", surface, ctx)
+        m["memo"].save(memo)
     with stage("pin: canonical JSON + hashes (item_hashes)"):
         for kind, _name, item in surface.all_items():
             lf.item_hashes(kind, item)
@@ -113,8 +123,10 @@ def check_flow(m: dict[str, Any], folder: Path, spec: Any, path: Path) -> None:
         lock = m["storage"].read_lockfile(path)
     with stage("check: capture (spawn, session, tap, validation)"):
         captures = m["capture_sync"]([spec], timeout=300, log_dir=folder / "logs")
-    with stage("check: diff + grading + detectors"):
-        report = m["analyze"](lock, captures, configured=["s0"])
+    with stage("check: diff + grading + detectors (with known findings)"):
+        memo = m["memo"].load()
+        report = m["analyze"](lock, captures, configured=["s0"], include_known=True, memo=memo)
+        m["memo"].save(memo)
     with stage("check: JSON report"):
         from mcplock_tui.core.formats.json_report import to_json
 
@@ -145,7 +157,13 @@ def main() -> None:
     parser.add_argument("--tools", type=int, default=1000)
     parser.add_argument("--page", type=int, default=500)
     parser.add_argument("--cprofile", type=int, default=0)
+    parser.add_argument("--no-memo", action="store_true", help="scan everything (cold)")
+    parser.add_argument("--clean", action="store_true", help="check without drift")
     args = parser.parse_args()
+    cache = tempfile.TemporaryDirectory()
+    os.environ["MCPLOCK_CACHE_DIR"] = cache.name
+    if args.no_memo:
+        os.environ["MCPLOCK_NO_CACHE"] = "1"
     m = imports()
     rnd = random.Random(0)
     tools = [make_tool(j, rnd) for j in range(args.tools)]
@@ -155,7 +173,9 @@ def main() -> None:
         defs.write_text(json.dumps({"serverInfo": {"name": "b", "version": "1"}, "tools": tools}))
         spec = spec_for(defs, args.page)
         path, pin_prof = profiled(args.cprofile > 0, lambda: pin_flow(m, folder, spec))
-        drifted = [drift(t, j) if j % 10 == 0 else t for j, t in enumerate(tools)]
+        drifted = [
+            drift(t, j) if j % 10 == 0 and not args.clean else t for j, t in enumerate(tools)
+        ]
         defs.write_text(json.dumps({"serverInfo": {"name": "b", "version": "1"}, "tools": drifted}))
         _, check_prof = profiled(args.cprofile > 0, lambda: check_flow(m, folder, spec, path))
     wall = sum(w for w, _ in STAGES.values())

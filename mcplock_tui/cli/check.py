@@ -27,6 +27,8 @@ from mcplock_tui.core.formats.sarif import error_sarif, to_sarif
 from mcplock_tui.core.model import ErrorKind, Severity
 from mcplock_tui.core.report import Report
 from mcplock_tui.errors import MCPLockError
+from mcplock_tui.findings_cache import load as load_memo
+from mcplock_tui.findings_cache import save as save_memo
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.storage import write_text_atomic
 
@@ -54,6 +56,7 @@ def build_report(
         )
     unconfigured = [] if args.server else sorted(set(lock.servers) - set(ws.all_names))
     fail_on = Severity.parse(args.fail_on) if args.fail_on else None
+    memo = load_memo()  # findings of unchanged items, from earlier scans on this machine
     report = analyze(
         lock,
         captures,
@@ -63,7 +66,9 @@ def build_report(
         fail_on=fail_on,
         include_known=True,
         not_started=held,
+        memo=memo,
     )
+    save_memo(memo)
     if getattr(args, "probe", False):
         report = probe_report(report, runnable, captures, timeout=ws.timeout, log_dir=ws.log_dir)
     if getattr(args, "explain", False):

@@ -39,8 +39,11 @@ from mcplock_tui.core.exitcodes import ExitCode
 from mcplock_tui.core.grading.grade import GradeContext, scan_surface
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.model import CaptureResult, Surface
+from mcplock_tui.core.scan_memo import ScanMemo
 from mcplock_tui.decisions import pin_new, replace_pins
 from mcplock_tui.errors import ConfigError, LockfileError, PinHashError
+from mcplock_tui.findings_cache import load as load_memo
+from mcplock_tui.findings_cache import save as save_memo
 from mcplock_tui.storage import loads, read_bytes_nofollow, read_lockfile
 
 
@@ -123,6 +126,7 @@ def _print_new(
     name: str,
     result: CaptureResult,
     foreign: dict[str, dict[str, str]],
+    memo: ScanMemo | None = None,
 ) -> None:
     s = result.surface
     assert s is not None
@@ -146,6 +150,7 @@ def _print_new(
         foreign_tools=foreign.get(name, {}),
         policy=ws.policy,
         own_tools=frozenset(s.tools),
+        memo=memo,
     )
     kept, _ = ws.policy.filter(scan_surface(name, s, ctx))
     for f in kept:
@@ -153,11 +158,15 @@ def _print_new(
 
 
 def _report_drift(
-    out: Console, ws: Workspace, lock: Lockfile, captures: dict[str, CaptureResult]
+    out: Console,
+    ws: Workspace,
+    lock: Lockfile,
+    captures: dict[str, CaptureResult],
+    memo: ScanMemo | None = None,
 ) -> int:
     """Pinned servers that drifted: listed, left alone; the count of drifted servers."""
     pinned = {n: r for n, r in captures.items() if n in lock.servers and r.surface is not None}
-    report = analyze(lock, pinned, configured=list(pinned), policy=ws.policy)
+    report = analyze(lock, pinned, configured=list(pinned), policy=ws.policy, memo=memo)
     drifted = 0
     for server in report.servers:
         if not server.changes:
@@ -255,6 +264,7 @@ def run(args: argparse.Namespace) -> int:
     foreign = foreign_for(lock, captures)
     failed = 0
     fresh: dict[str, Surface] = {}
+    memo = load_memo()  # what is pinned here is scanned once; the next check reads it
     for spec in ws.specs:
         result = captures[spec.name]
         if result.surface is None:
@@ -262,8 +272,9 @@ def run(args: argparse.Namespace) -> int:
             _failed(err, spec.name, result, spec.name in lock.servers)
         elif spec.name not in lock.servers:
             fresh[spec.name] = result.surface
-            _print_new(out, ws, lock, spec.name, result, foreign)
-    drifted = _report_drift(out, ws, lock, captures)
+            _print_new(out, ws, lock, spec.name, result, foreign, memo)
+    drifted = _report_drift(out, ws, lock, captures, memo)
+    save_memo(memo)
     prune = sorted(set(lock.servers) - set(ws.all_names)) if args.prune and not args.server else []
     for name in prune:
         out.print(

@@ -18,6 +18,7 @@ from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import CaptureResult, ErrorKind, Finding, Severity, Surface
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.core.report import Report, ServerReport, Status
+from mcplock_tui.core.scan_memo import ScanMemo
 
 
 def foreign_tools(surfaces: Mapping[str, Surface]) -> dict[str, dict[str, str]]:
@@ -59,7 +60,7 @@ def analyze_server(
     known: tuple[Finding, ...] = ()
     if include_known:
         changed = {(c.kind.value, c.name) for c in changes}
-        known = tuple(f for f in scan_surface(name, live, ctx) if (f.kind, f.item) not in changed)
+        known = tuple(scan_surface(name, live, ctx, skip=changed))
     return ServerReport(
         name=name,
         status=Status.DRIFT if graded else Status.CLEAN,
@@ -78,6 +79,7 @@ def report_for(
     foreign: Mapping[str, str],
     policy: Policy,
     include_known: bool = False,
+    memo: ScanMemo | None = None,
 ) -> ServerReport:
     """One server's report; the app calls this as each capture finishes."""
     warnings = result.warnings
@@ -107,6 +109,7 @@ def report_for(
         policy=policy,
         known_hosts=known_hosts(pin.surface),
         own_tools=frozenset(pin.surface.tools) | frozenset(result.surface.tools),
+        memo=memo,
     )
     report = analyze_server(name, pin, result.surface, ctx, include_known=include_known)
     # A host can only be new in a changed item, so the live surface need not be walked whole.
@@ -186,11 +189,12 @@ def analyze(
     fail_on: Severity | None = None,
     include_known: bool = False,
     not_started: Sequence[ServerReport] = (),
+    memo: ScanMemo | None = None,
 ) -> Report:
     """Grade the checked servers; ``unconfigured`` lists pinned servers no config names.
 
     ``not_started`` are reports for configured servers that were deliberately not captured
-    (see :func:`unreviewed_launch`).
+    (see :func:`unreviewed_launch`); ``memo`` spares scanning inputs scanned before.
     """
     pol = policy or Policy()
     foreign = foreign_for(lock, captures)
@@ -202,6 +206,7 @@ def analyze(
             foreign=foreign.get(name, {}),
             policy=pol,
             include_known=include_known,
+            memo=memo,
         )
         for name in sorted(configured)
         if name in captures

@@ -14,12 +14,13 @@ touched, so a cap is never a silent pass.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mcplock_tui.core.canonical import has_hidden
-from mcplock_tui.core.detectors import ScanContext, scan_item, skeleton
+from mcplock_tui.core.detectors.base import ScanContext
+from mcplock_tui.core.detectors.normalize import skeleton
 from mcplock_tui.core.diff import Change
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.grading.severity import hosts_of, structural_reasons
@@ -37,6 +38,7 @@ from mcplock_tui.core.model import (
 )
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.core.rules import get_rule
+from mcplock_tui.core.scan_memo import ScanMemo
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +51,8 @@ class GradeContext:
     """Hosts the pinned surface already names (resource URIs, URLs in any text)."""
     own_tools: frozenset[str] = frozenset()
     """This server's own tool names (pinned and live): naming them is not steering."""
+    memo: ScanMemo | None = field(default=None, compare=False)
+    """Findings of earlier scans by exact input (see :mod:`.scan_memo`); None: scan all."""
 
     def detector_context(self) -> ScanContext:
         foreign = {n: o for n, o in self.foreign_tools.items() if n not in self.own_tools}
@@ -155,18 +159,28 @@ def item_findings(
 ) -> list[Finding]:
     if item is None:
         return []
-    scan_ctx = ctx.detector_context()
-    return [
-        replace(f, server=ctx.server, kind=kind.value, item=name)
-        for f in scan_item(kind, item, scan_ctx)
-    ]
+    memo = ctx.memo
+    key = None if memo is None else memo.key(kind, item, ctx, ctx.detector_context)
+    found = None if memo is None or key is None else memo.get(key)
+    if found is None:
+        # Imported here: compiling the detector patterns is wasted on a fully memoised run.
+        from mcplock_tui.core.detectors.items import scan_item
+
+        found = tuple(scan_item(kind, item, ctx.detector_context()))
+        if memo is not None and key is not None:
+            memo.put(key, found)
+    return [replace(f, server=ctx.server, kind=kind.value, item=name) for f in found]
 
 
-def scan_surface(server: str, surface: Surface, ctx: GradeContext) -> list[Finding]:
-    """Every detector finding in a whole surface (what ``pin`` reports as known)."""
+def scan_surface(
+    server: str, surface: Surface, ctx: GradeContext, skip: Container[tuple[str, str]] = ()
+) -> list[Finding]:
+    """Every detector finding in a whole surface (what ``pin`` reports as known), leaving
+    out the items named in ``skip`` as ``(kind, name)``."""
     out: list[Finding] = []
     for kind, name, item in surface.all_items():
-        out.extend(item_findings(kind, name, item, ctx))
+        if (kind.value, name) not in skip:
+            out.extend(item_findings(kind, name, item, ctx))
     return out
 
 
