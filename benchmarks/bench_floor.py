@@ -1,7 +1,7 @@
 """The product against the floor: whole-process pin and check beside a bare MCP-SDK client.
 
 Run: python benchmarks/bench_floor.py [--sizes 1000,5000] [--rounds 3] [--page 500]
-                                      [--format text] [--no-fleet]
+                                      [--format text] [--no-fleet] [--no-memo]
 
 Every measurement is a fresh process, as CI runs it: ``mcplock-tui pin``, ``mcplock-tui
 --check`` (clean, and with 10% of the tools drifted) and ``floor_client.py`` (connect with
@@ -13,6 +13,10 @@ ratio to the floor, for wall time and for CPU time (user + system, the process a
 server it reaped), which a loaded machine disturbs far less than wall time. Peak RSS is
 the child's ``ru_maxrss`` from ``wait4`` (the process and the descendants it reaped, so
 it includes the server's when that is larger).
+
+The product's scan memo (:mod:`mcplock_tui.findings_cache`) lives in a cache folder made for
+the run, so it starts empty: the first pin fills it, as on a developer's machine, and later
+runs read it. ``--no-memo`` turns it off, as on a fresh CI runner where every run is cold.
 
 The fleet part runs 20 servers of 50 tools that answer ``tools/list`` after 500 ms, and
 one such server, checked by the product and by the floor (which lists them concurrently).
@@ -82,9 +86,14 @@ def run(cmd: list[str], cwd: Path, ok: tuple[int, ...] = (0,)) -> tuple[float, f
     return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
+MEMO_ENV: dict[str, str] = {}
+"""Set by ``main``: where the product keeps its scan memo, or that it keeps none."""
+
+
 def _env() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("GITHUB_ACTIONS", None)
+    env.update(MEMO_ENV)
     return env
 
 
@@ -247,10 +256,15 @@ def main() -> None:
     parser.add_argument("--page", type=int, default=500, help="tools per tools/list page")
     parser.add_argument("--format", default="text", choices=("text", "json"))
     parser.add_argument("--no-fleet", action="store_true")
+    parser.add_argument("--no-memo", action="store_true", help="the product scans every item")
     args = parser.parse_args()
-    print(f"python {sys.version.split()[0]}; {load()}; check --format {args.format}")
+    memo = "off" if args.no_memo else "on, empty at start"
+    print(f"python {sys.version.split()[0]}; {load()}; check --format {args.format}; memo {memo}")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
+        MEMO_ENV["MCPLOCK_CACHE_DIR"] = str(root / "cache")
+        if args.no_memo:
+            MEMO_ENV["MCPLOCK_NO_CACHE"] = "1"
         for size in (int(s) for s in args.sizes.split(",") if s):
             bench_size(root, size, args.rounds, args.page, args.format)
         if not args.no_fleet:

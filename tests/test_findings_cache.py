@@ -23,10 +23,10 @@ import pytest
 
 from mcplock_tui import findings_cache
 from mcplock_tui.core.analysis import analyze
-from mcplock_tui.core.grade import GradeContext, item_findings, scan_surface
+from mcplock_tui.core.formats.json_report import to_json
+from mcplock_tui.core.grading.grade import GradeContext, item_findings, scan_surface
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import CaptureResult, Kind, Surface
-from mcplock_tui.core.report import to_json
 from mcplock_tui.core.scan_memo import ScanMemo
 from mcplock_tui.core.surface import build_surface
 from tests.servers.harness import RAWSERVER, default_defs, write_defs
@@ -210,6 +210,7 @@ _RUN = (
     "from mcplock_tui.cli.main import main\n"
     "code = main(sys.argv[1:])\n"
     "print('SCANNED', 'mcplock_tui.core.detectors.scan' in sys.modules, file=sys.stderr)\n"
+    "print('GRADED', 'mcplock_tui.core.severity' in sys.modules, file=sys.stderr)\n"
     "sys.exit(code)\n"
 )
 
@@ -238,6 +239,7 @@ def test_a_warm_clean_check_reads_known_findings_without_scanning(tmp_path: Path
     assert "SCANNED True" in _run(tmp_path, "pin")
     warm = _run(tmp_path, "--check", "--format", "json")
     assert "SCANNED False" in warm
+    assert "GRADED False" in warm  # nothing changed: the grading tables are not even loaded
     off = _run(tmp_path, "--check", "--format", "json", env={**os.environ, "MCPLOCK_NO_CACHE": "1"})
     assert "SCANNED True" in off
     report, plain = (json.loads(out.split("SCANNED")[0]) for out in (warm, off))

@@ -12,7 +12,6 @@ from typing import Any
 from mcplock_tui import __version__
 from mcplock_tui.core.exitcodes import ExitCode
 from mcplock_tui.core.graded import GradedChange
-from mcplock_tui.core.grading.severity import CATEGORIES
 from mcplock_tui.core.model import Finding, Kind, Origin, Reason, Severity
 from mcplock_tui.core.report import Report, ServerReport
 from mcplock_tui.core.rules import all_rules
@@ -75,6 +74,8 @@ def _rule_meta(rule_id: str, severity: Severity, text: str) -> dict[str, Any]:
     ``text`` (one instance's message) is the last resort only: a rule is shared by every
     result that carries it, so it must not read as one of them.
     """
+    from mcplock_tui.core.grading.severity import CATEGORIES  # a clean text check skips it
+
     rule = all_rules().get(rule_id)
     category = rule_id.removeprefix("MCPL-DRIFT-")
     about = CATEGORIES.get(category) if rule is None else None

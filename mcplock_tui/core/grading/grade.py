@@ -23,9 +23,7 @@ from mcplock_tui.core.detectors.base import ScanContext
 from mcplock_tui.core.detectors.normalize import skeleton
 from mcplock_tui.core.diff import Change
 from mcplock_tui.core.graded import GradedChange
-from mcplock_tui.core.grading.severity import hosts_of, structural_reasons
 from mcplock_tui.core.hosts import URI_FIELDS, item_hosts, surface_hosts
-from mcplock_tui.core.lint import lint_drift
 from mcplock_tui.core.model import (
     JSON,
     ChangeType,
@@ -144,6 +142,8 @@ def _host_reasons(change: Change, known: frozenset[str]) -> list[Reason]:
     structurally, so a resource's own host is not repeated here)."""
     if change.new is None:
         return []
+    from mcplock_tui.core.grading.severity import hosts_of
+
     before = item_hosts(change.kind, change.old)
     uri_key = URI_FIELDS.get(change.kind)
     own = hosts_of(change.new.get(uri_key)) if uri_key else set()
@@ -311,6 +311,11 @@ def grade_changes(
     new: Surface | None = None,
 ) -> tuple[list[GradedChange], tuple[Finding, ...]]:
     """Grade each change (band, reasons, findings); return (graded, suppressed findings)."""
+    if not changes:  # a clean server: grading's modules (regex tables) need not even load
+        return [], ()
+    from mcplock_tui.core.grading.severity import structural_reasons
+    from mcplock_tui.core.lint import lint_drift
+
     views: dict[int, _Bounded] = {}
     spent = 0
     for i, change in enumerate(changes):
