@@ -44,7 +44,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from mcplock_tui.core.canonical import canon_json, digest
+from mcplock_tui.core.canonical import canon_json, digest, digest_text
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.model import Kind, Surface
 from mcplock_tui.core.review import Action, Decision
@@ -435,6 +435,7 @@ def record_decisions(
                 )
             last = parsed
         seq = 0 if last is None else int(last["seq"])
+        prev = None if last is None else record_hash(last)
         out: list[str] = []
         written: list[Record] = []
         for d in decisions:
@@ -454,12 +455,13 @@ def record_decisions(
                 "note": d.note,
                 "explain": _verdict((explain or {}).get(d.change_id)),
                 "key": kid,
-                "prev": None if last is None else record_hash(last),
+                "prev": prev,
             }
             record["sig"] = sign(key, record)
-            out.append(canon_json(record) + "\n")
+            line = canon_json(record)
+            out.append(line + "\n")
             written.append(record)
-            last = record
+            prev = digest_text(line)  # record_hash(record), from the line already encoded
         os.write(fd, "".join(out).encode("ascii"))
         os.fsync(fd)
     return written
