@@ -23,16 +23,21 @@ class SurfaceError(ValueError):
 
 def depth_exceeds(value: object, limit: int) -> bool:
     """Nested deeper than ``limit`` (the top level is depth 1); iterative, so the check
-    itself cannot hit the recursion limit."""
-    stack: list[tuple[object, int]] = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
+    itself cannot hit the recursion limit. One level at a time: no (node, depth) pair per
+    node, and each container's children are taken in one ``extend``."""
+    level: list[object] = [value]
+    depth = 1
+    while level:
         if depth > limit:
             return True
-        if isinstance(node, dict):
-            stack.extend((v, depth + 1) for v in node.values())
-        elif isinstance(node, list):
-            stack.extend((v, depth + 1) for v in node)
+        below: list[object] = []
+        for node in level:
+            if isinstance(node, dict):
+                below.extend(node.values())
+            elif isinstance(node, list):
+                below.extend(node)
+        level = below
+        depth += 1
     return False
 
 
