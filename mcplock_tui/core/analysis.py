@@ -34,10 +34,12 @@ def foreign_tools(surfaces: Mapping[str, Surface]) -> dict[str, dict[str, str]]:
             owners.setdefault(tool, []).append(server)
     out: dict[str, dict[str, str]] = {}
     for server in surfaces:
+        # A name's owners are distinct and sorted: the first owner that is not ``server``
+        # is the first one, or the second when the first is ``server`` itself.
         out[server] = {
-            name: next(o for o in servers if o != server)
+            name: servers[0] if servers[0] != server else servers[1]
             for name, servers in owners.items()
-            if any(o != server for o in servers)
+            if servers[0] != server or len(servers) > 1
         }
     return out
 
