@@ -2,6 +2,7 @@
 
 Run: python benchmarks/bench_floor.py [--sizes 1000,5000] [--rounds 3] [--page 500]
                                       [--format text] [--no-fleet] [--no-memo]
+                                      [--compare DIR [--label NAME]]
 
 Every measurement is a fresh process, as CI runs it: ``mcplock-tui pin``, ``mcplock-tui
 --check`` (clean, and with 10% of the tools drifted) and ``floor_client.py`` (connect with
@@ -17,6 +18,10 @@ it includes the server's when that is larger).
 The product's scan memo (:mod:`mcplock_tui.findings_cache`) lives in a cache folder made for
 the run, so it starts empty: the first pin fills it, as on a developer's machine, and later
 runs read it. ``--no-memo`` turns it off, as on a fresh CI runner where every run is cold.
+
+``--compare DIR`` adds the same contenders run from another source tree of the product
+(an older commit unpacked with ``git archive``), interleaved in the same rounds, so a before
+and an after are measured under the same load.
 
 The fleet part runs 20 servers of 50 tools that answer ``tools/list`` after 500 ms, and
 one such server, checked by the product and by the floor (which lists them concurrently).
@@ -86,6 +91,8 @@ def run(cmd: list[str], cwd: Path, ok: tuple[int, ...] = (0,)) -> tuple[float, f
     return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
+COMPARE: list[tuple[Path, str]] = []
+"""Set by ``main`` from ``--compare``: another source tree of the product and its label."""
 MEMO_ENV: dict[str, str] = {}
 """Set by ``main``: where the product keeps its scan memo, or that it keeps none."""
 
@@ -149,20 +156,30 @@ def drift_defs(project: Project, tools: int) -> None:
         write_defs(project.folder / f"defs{i}.json", defs)
 
 
-def product(*args: str) -> list[str]:
+_FROM_TREE = (
+    "import sys; sys.path.insert(0, sys.argv.pop(1)); "
+    "from mcplock_tui.cli.main import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
+def product(*args: str, tree: Path | None = None) -> list[str]:
+    if tree is not None:  # another source tree of the product, ahead of the installed one
+        return [PY, "-c", _FROM_TREE, str(tree), *args]
     return [PY, "-m", "mcplock_tui", *args]
 
 
-def pin(project: Project, lock: str = "mcplock.lock") -> tuple[float, float, float]:
-    cmd = product("pin", "--config", ".mcp.json", "--lock", lock, "--timeout", "900")
+def pin(
+    project: Project, lock: str = "mcplock.lock", tree: Path | None = None
+) -> tuple[float, float, float]:
+    cmd = product("pin", "--config", ".mcp.json", "--lock", lock, "--timeout", "900", tree=tree)
     return run(cmd, project.folder)
 
 
 def check(
-    project: Project, fmt: str, ok: tuple[int, ...] = (0,)
+    project: Project, fmt: str, ok: tuple[int, ...] = (0,), tree: Path | None = None
 ) -> Callable[[], tuple[float, float, float]]:
-    cmd = product("--check", "--format", fmt, "--config", ".mcp.json", "--lock", "mcplock.lock")
-    cmd += ["--timeout", "900"]
+    args = ("--check", "--format", fmt, "--config", ".mcp.json", "--lock", "mcplock.lock")
+    cmd = product(*args, "--timeout", "900", tree=tree)
     return lambda: run(cmd, project.folder, ok)
 
 
@@ -170,15 +187,18 @@ def floor(project: Project) -> Callable[[], tuple[float, float, float]]:
     return lambda: run([PY, str(FLOOR), "floor.json"], project.folder)
 
 
-def fresh_pins(project: Project) -> Callable[[], tuple[float, float, float]]:
+def fresh_pins(
+    project: Project, tree: Path | None = None
+) -> Callable[[], tuple[float, float, float]]:
     """Each pin writes a new lockfile, signs a record, and starts from nothing."""
     state = {"n": 0}
+    tag = "" if tree is None else "-other"
 
     def go() -> tuple[float, float, float]:
         state["n"] += 1
-        sub = project.folder / f"round{state['n']}"
+        sub = project.folder / f"round{state['n']}{tag}"
         sub.mkdir()
-        return pin(project, f"{sub.name}/mcplock.lock")
+        return pin(project, f"{sub.name}/mcplock.lock", tree)
 
     return go
 
@@ -223,6 +243,11 @@ def bench_size(root: Path, tools: int, rounds: int, page: int, fmt: str) -> None
         "check (clean)": check(clean, fmt),
         "check (10% drifted)": check(dirty, fmt, ok=(1,)),
     }
+    if COMPARE:
+        tree, label = COMPARE[0]
+        contenders[f"pin [{label}]"] = fresh_pins(clean, tree)
+        contenders[f"check (clean) [{label}]"] = check(clean, fmt, tree=tree)
+        contenders[f"check (10% drifted) [{label}]"] = check(dirty, fmt, ok=(1,), tree=tree)
     run([PY, str(FLOOR), "floor.json"], clean.folder)  # warm the OS caches once
     samples = interleave(contenders, rounds)
     table(
@@ -243,10 +268,22 @@ def bench_fleet(root: Path, rounds: int, fmt: str) -> None:
         "check, 1 server": check(one, fmt),
         "check, 20 servers": check(many, fmt),
     }
+    labels = [""]
+    if COMPARE:
+        tree, label = COMPARE[0]
+        contenders[f"check, 1 server [{label}]"] = check(one, fmt, tree=tree)
+        contenders[f"check, 20 servers [{label}]"] = check(many, fmt, tree=tree)
+        labels.append(f" [{label}]")
     samples = interleave(contenders, rounds)
     table(f"20 servers x 50 tools, 500 ms latency ({load()})", samples, "floor, 1 server")
-    ratio = samples["check, 20 servers"].median / samples["check, 1 server"].median
-    print(f"check of 20 servers / check of 1 server: {ratio:.2f}x (target <= 1.5x)")
+    for tag in labels:
+        ratio = samples[f"check, 20 servers{tag}"].median / samples[f"check, 1 server{tag}"].median
+        cpu = samples[f"check, 20 servers{tag}"].cpu_median
+        cpu /= samples[f"check, 1 server{tag}"].cpu_median
+        print(
+            f"check of 20 servers / check of 1 server{tag}: {ratio:.2f}x wall, {cpu:.2f}x CPU "
+            "(target <= 1.5x)"
+        )
 
 
 def main() -> None:
@@ -257,7 +294,11 @@ def main() -> None:
     parser.add_argument("--format", default="text", choices=("text", "json"))
     parser.add_argument("--no-fleet", action="store_true")
     parser.add_argument("--no-memo", action="store_true", help="the product scans every item")
+    parser.add_argument("--compare", type=Path, help="also run the product from this source tree")
+    parser.add_argument("--label", default="other", help="what to call the --compare tree")
     args = parser.parse_args()
+    if args.compare:
+        COMPARE.append((args.compare.resolve(), args.label))
     memo = "off" if args.no_memo else "on, empty at start"
     print(f"python {sys.version.split()[0]}; {load()}; check --format {args.format}; memo {memo}")
     with tempfile.TemporaryDirectory() as tmp:
