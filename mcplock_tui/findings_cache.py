@@ -34,7 +34,7 @@ from typing import Any
 from mcplock_tui import __version__
 from mcplock_tui.core.model import Finding, Severity
 from mcplock_tui.core.scan_memo import KEY_CHARS, ScanMemo
-from mcplock_tui.storage import private_dir, read_bytes_nofollow, write_text_atomic
+from mcplock_tui.storage import SymlinkError, private_dir, read_bytes_nofollow, write_text_atomic
 
 FORMAT = 1
 KEY_FILE = ".findings-key"
@@ -45,8 +45,8 @@ _SEVERITIES = {int(s): s for s in Severity}
 
 
 def cache_dir() -> Path | None:
-    """The folder, or None when caching is turned off."""
-    if os.environ.get("MCPLOCK_NO_CACHE", "").strip() not in ("", "0"):
+    """The folder, or None when caching is turned off (or the code cannot be fingerprinted)."""
+    if os.environ.get("MCPLOCK_NO_CACHE", "").strip() not in ("", "0") or not fingerprint():
         return None
     explicit = os.environ.get("MCPLOCK_CACHE_DIR", "").strip()
     if explicit:
@@ -57,14 +57,21 @@ def cache_dir() -> Path | None:
 
 @cache
 def fingerprint() -> str:
-    """What the memo's findings depend on besides their inputs: the analysis code itself."""
+    """What the memo's findings depend on besides their inputs: the analysis code itself.
+
+    Empty when the sources cannot be read (an install without them): then there is no memo.
+    """
     h = hashlib.sha256()
     h.update(f"{FORMAT}\0{__version__}\0{sys.version}\0{unicodedata.unidata_version}".encode())
     core = Path(__file__).resolve().parent / "core"
-    for path in sorted(core.rglob("*.py")):
-        h.update(b"\0" + path.relative_to(core).as_posix().encode() + b"\0")
-        h.update(path.read_bytes())
-    return h.hexdigest()
+    sources = sorted(core.rglob("*.py"))
+    try:
+        for path in sources:
+            h.update(b"\0" + path.relative_to(core).as_posix().encode() + b"\0")
+            h.update(path.read_bytes())
+    except OSError:
+        return ""
+    return h.hexdigest() if sources else ""
 
 
 def _path(folder: Path) -> Path:
@@ -103,7 +110,7 @@ def load() -> ScanMemo:
     try:
         secret = _secret(folder, create=False)
         raw = read_bytes_nofollow(_path(folder)) if secret is not None else b""
-    except OSError:
+    except (OSError, SymlinkError):  # a link planted in the folder is not followed
         return ScanMemo()
     mac, _, body = raw.partition(b"\n")
     if secret is None or not hmac.compare_digest(mac, _mac(secret, body).encode("ascii")):
@@ -202,5 +209,5 @@ def save(memo: ScanMemo) -> None:
         for stale in folder.glob("findings-*.json"):
             if stale != path:  # written by other analysis code: never read again
                 stale.unlink(missing_ok=True)
-    except OSError:
+    except (OSError, SymlinkError):
         return

@@ -247,3 +247,17 @@ def test_a_warm_clean_check_reads_known_findings_without_scanning(tmp_path: Path
         doc["servers"][0].pop("stderr_log")  # one log per run
     assert report == plain
     assert report["servers"][0]["known_findings"]
+
+
+def test_a_planted_link_in_the_cache_folder_is_not_followed(tmp_path: Path) -> None:
+    path = _write_memo()
+    key = path.parent / findings_cache.KEY_FILE
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.write_bytes(key.read_bytes())
+    key.unlink()
+    key.symlink_to(elsewhere)
+    assert findings_cache.load().entries == {}
+    memo = ScanMemo()
+    kind, item, _ = ITEMS[1]
+    item_findings(kind, "x", item, GradeContext(server="s", memo=memo))
+    findings_cache.save(memo)  # skipped, never an error: the memo only ever costs time
