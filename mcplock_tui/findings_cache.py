@@ -38,7 +38,7 @@ from mcplock_tui.storage import SymlinkError, private_dir, read_bytes_nofollow, 
 
 FORMAT = 1
 KEY_FILE = ".findings-key"
-MAX_ENTRIES = 500_000
+MAX_ENTRIES = 200_000
 """Above this many entries only those used or added by the run are kept."""
 _SECRET_BYTES = 32
 _SEVERITIES = {int(s): s for s in Severity}

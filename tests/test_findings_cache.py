@@ -261,3 +261,17 @@ def test_a_planted_link_in_the_cache_folder_is_not_followed(tmp_path: Path) -> N
     kind, item, _ = ITEMS[1]
     item_findings(kind, "x", item, GradeContext(server="s", memo=memo))
     findings_cache.save(memo)  # skipped, never an error: the memo only ever costs time
+
+
+def test_a_full_memo_keeps_what_this_run_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    first = ScanMemo()
+    for kind, item, _ in ITEMS[:3]:
+        item_findings(kind, "x", item, GradeContext(server="s", memo=first))
+    findings_cache.save(first)
+    monkeypatch.setattr(findings_cache, "MAX_ENTRIES", 2)
+    second = findings_cache.load()
+    assert len(second.entries) == 3
+    for kind, item, _ in ITEMS[2:4]:  # one read from the file, one new
+        item_findings(kind, "x", item, GradeContext(server="s", memo=second))
+    findings_cache.save(second)
+    assert len(findings_cache.load().entries) == 2
