@@ -91,7 +91,7 @@ def test_the_key_tells_apart_what_the_detectors_tell_apart() -> None:
         return memo.key(Kind.TOOL, item, c, c.detector_context)
 
     base = {"name": "t", "description": "Read a file.", "x": 1}
-    variants = [
+    variants: list[dict[str, Any]] = [
         {"name": "t", "description": "Read a file.", "x": 1.0},
         {"name": "t", "description": "Read a file.", "x": True},
         {"name": "t", "description": "Read a file.", "x": "1"},
