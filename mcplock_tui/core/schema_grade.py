@@ -68,8 +68,10 @@ _MAX_LIFT = 8
 class _Comparer:
     """Compares two schema trees; state is the two roots, the pairs seen and a node budget."""
 
-    def __init__(self, old_root: Any, new_root: Any) -> None:
+    def __init__(self, old_root: Any, new_root: Any, known: frozenset[str] = frozenset()) -> None:
         self.roots = (old_root, new_root)
+        self.known = known
+        """Hosts the server already names: a link to one in schema text is not new."""
         self.seen: set[tuple[Any, Any, int]] = set()
         self.budget = NODE_BUDGET
         self.work = NODE_BUDGET
@@ -230,7 +232,7 @@ class _Comparer:
                 yield from self.compare(a.get(key, {}), b.get(key, {}), f"{at}.{key}", pol)
         yield from self._keyed(a, b, at, pol)
         yield from self._combinators(a, b, at, pol)
-        yield from annotation_keyword_reasons(a, b, at)
+        yield from annotation_keyword_reasons(a, b, at, self.known)
 
     def _properties(
         self, a: dict[str, Any], b: dict[str, Any], path: str, pol: int
@@ -244,7 +246,9 @@ class _Comparer:
         said = _said(o_props) if alt else ""
         for name in sorted(set(n_props) - set(o_props)):
             required = name in n_req and not alt
-            yield _new_parameter(name, n_props[name], required, f"{base}.{name}", pol, said)
+            yield _new_parameter(
+                name, n_props[name], required, f"{base}.{name}", pol, said, self.known
+            )
         for name in sorted(set(o_props) - set(n_props)) if not alt else ():
             cat, band = ("parameter-removed", M) if pol > 0 else (WIDE, H)
             yield Reason(cat, band, f"parameter {name!r} removed", f"{base}.{name}")
@@ -477,10 +481,18 @@ def _said(props: dict[str, Any]) -> str:
 
 
 MAX_SAID = 16_384
+FLAG = "a true/false switch that"
+"""Marks a new boolean parameter whose only signal is a scope word (see severity)."""
 
 
 def _new_parameter(
-    name: str, schema: Any, required: bool, at: str, pol: int, said: str = ""
+    name: str,
+    schema: Any,
+    required: bool,
+    at: str,
+    pol: int,
+    said: str = "",
+    known: frozenset[str] = frozenset(),
 ) -> Reason:
     """A new required parameter is high; an optional one by what its name and text say.
 
@@ -501,12 +513,20 @@ def _new_parameter(
     strings = [p for p in parts if isinstance(p, str)] + [
         v for p in parts if isinstance(p, list) for v in p if isinstance(v, str)
     ]
-    text = ". ".join([spoken, *strings])
-    found = text_signals(said, text)
+    # The name is a label, not a sentence: "reply to" or "tell count" commands nothing, so
+    # it is read after a noun ("you", "always cc" and scope words still count).
+    text = ". ".join([f"field {spoken}", *strings])
+    found = text_signals(said, text, known)
     if detect_param(name)[1]:
         return Reason(
             "parameter-added", H, f"new optional parameter {name!r}: its name asks for text", at
         )
+    flag = isinstance(schema, dict) and schema.get("type") == "boolean"
+    if found and flag and all(sig.kind == "capability" for sig in found):
+        # include_forwarded, include_shared: a switch on what is returned; high on a tool
+        # that acts (severity raises it there), where a switch can change the effect.
+        why = "; ".join(sig.describe() for sig in found[:3])
+        return Reason("parameter-added", M, f"new optional parameter {name!r}: {FLAG} {why}", at)
     if found or not name.isascii() or not name.isidentifier():
         why = "; ".join(sig.describe() for sig in found[:3]) or "its name is not plain ASCII"
         return Reason("parameter-added", H, f"new optional parameter {name!r}: {why}", at)
@@ -518,9 +538,14 @@ def _new_parameter(
     )
 
 
-def schema_reasons(old: Any, new: Any, path: str) -> Iterator[Reason]:
-    """Every reason one schema differs from another; low only for an equivalent rewrite."""
-    comparer = _Comparer(old, new)
+def schema_reasons(
+    old: Any, new: Any, path: str, known_hosts: frozenset[str] = frozenset()
+) -> Iterator[Reason]:
+    """Every reason one schema differs from another; low only for an equivalent rewrite.
+
+    ``known_hosts``: hosts the server's pinned surface names, so a docs link on one of them
+    inside schema text grades as plain text."""
+    comparer = _Comparer(old, new, known_hosts)
     try:
         found = list(comparer.compare(old, new, path))
     except RecursionError:  # nesting near what a JSON parser accepts, plus our own frames

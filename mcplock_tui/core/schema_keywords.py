@@ -335,18 +335,22 @@ def _strings(value: Any, depth: int = 0) -> list[str]:
     return []
 
 
-def _value_text_reason(key: str, o: Any, n: Any, path: str) -> Reason:
+def _value_text_reason(key: str, o: Any, n: Any, path: str, known: frozenset[str]) -> Reason:
     """A default or example is text the model reads too: high when its new strings steer."""
     old_text = " \n".join(_strings(None if o is ABSENT else o))
     new_text = " \n".join(_strings(None if n is ABSENT else n))
     if new_text and new_text != old_text:
-        r = text_reason(path, old_text or None, new_text, f"{key} value")
+        r = text_reason(path, old_text or None, new_text, f"{key} value", known_hosts=known)
         if r.severity >= H:
             return Reason("default-changed", H, r.message, path)
     return Reason("default-changed", M, f"{key} changed", path)
 
 
-def annotation_keyword_reasons(a: dict[str, Any], b: dict[str, Any], at: str) -> Iterator[Reason]:
+def annotation_keyword_reasons(
+    a: dict[str, Any], b: dict[str, Any], at: str, known: frozenset[str] = frozenset()
+) -> Iterator[Reason]:
+    """Text, titles, defaults and unknown keywords of one node; ``known``: hosts the server
+    already names (a docs link on one of them is not a new place)."""
     for key in sorted(set(a) | set(b)):
         o, n = a.get(key, ABSENT), b.get(key, ABSENT)
         same = canon_json(None if o is ABSENT else o) == canon_json(None if n is ABSENT else n)
@@ -358,11 +362,12 @@ def annotation_keyword_reasons(a: dict[str, Any], b: dict[str, Any], at: str) ->
                 None if o is ABSENT else o,
                 None if n is ABSENT else n,
                 "parameter description" if key == "description" else f"schema {key}",
+                known_hosts=known,
             )
         elif key == "title":
             yield title_reason(f"{at}.title", o, n, "parameter title")
         elif key in ("default", "examples"):
-            yield _value_text_reason(key, o, n, f"{at}.{key}")
+            yield _value_text_reason(key, o, n, f"{at}.{key}", known)
         elif key in ("$defs", "definitions"):
             yield Reason("schema-changed", M, f"{key} changed", f"{at}.{key}")
         elif key not in HANDLED:

@@ -29,7 +29,7 @@ from mcplock_tui.core.model import (
     Reason,
     Severity,
 )
-from mcplock_tui.core.schema_grade import schema_reasons
+from mcplock_tui.core.schema_grade import FLAG, schema_reasons
 from mcplock_tui.core.text_grade import added_text_reason, classify_text, text_reason, title_reason
 
 __all__ = [
@@ -55,11 +55,11 @@ CATEGORIES: dict[str, str] = {
     "description-removed": "a description was removed",
     "text-cosmetic": "whitespace, punctuation, case or typo-level edit",
     "title-changed": "a title or display name changed (medium when it grows into a sentence)",
-    "parameter-added": "a new parameter or prompt argument (required: high; optional: medium unless its name or description asks for something, or it names where an acting tool's effect goes)",
+    "parameter-added": "a new parameter or prompt argument (required: high; optional: medium unless its name or description asks for something, or it names where an acting tool's effect goes; a true/false switch whose only signal is a scope word is medium on a tool that only reads)",
     "parameter-removed": "a parameter or prompt argument was removed",
-    "capability-widened": "required to optional, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites) or one more scalar type",
+    "capability-widened": "required to optional, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, or a union alternative of a type no old alternative had (its fields graded as new optional parameters)",
     "capability-narrowed": "the opposite of widened",
-    "default-changed": "a default or example value changed (high when its new text steers the model)",
+    "default-changed": "a default or example value changed (high when its new text steers the model, or on a parameter that names where an acting tool's effect goes)",
     "schema-changed": "another schema keyword changed (low when only the spelling of the same constraints changed, high when a schema is not an object)",
     "output-schema-changed": "the output schema changed",
     "tool-added": "a new tool not marked read-only (high when its text names a side effect or it takes a URL or host, medium when it only returns or computes)",
@@ -127,7 +127,7 @@ def _shown(value: Any) -> str:
 
 _WORD_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
 _ACTS = re.compile(
-    r"\b(?:writes?|writing|edit(?:s|ing)?|create[sd]?|creating|update[sd]?|updating|delete[sd]?|"
+    r"\b(?:writes?|writing|close[sd]?|closing|edit(?:s|ing)?|create[sd]?|creating|update[sd]?|updating|delete[sd]?|"
     r"deleting|remove[sd]?|removing|move[sd]?|moving|rename[sd]?|send(?:s|ing)?|sent|post(?:s|ing)?|"
     r"push(?:es|ing)?|upload(?:s|ing)?|execute[sd]?|executing|exec|run(?:s|ning)?|install(?:s|ing)?|"
     r"modif(?:y|ies|ying)|overwrite[sd]?|insert(?:s|ing)?|drop(?:s|ping)?|kill(?:s|ing)?|"
@@ -166,8 +166,9 @@ _READS = re.compile(
 )
 _REDIRECT_PARAM = re.compile(
     r"^(?:recipients?|to|cc|bcc|reply|destinations?|dest|targets?|urls?|uris?|webhooks?|hosts?|"
-    r"hostnames?|paths?|endpoints?|address(?:es)?|emails?|phone|number|channels?|callback|"
-    r"redirect|forward|server|domain|bucket)$"
+    r"hostnames?|paths?|endpoints?|address(?:es)?|emails?|phone|number|channels?|callbacks?|"
+    r"redirect|forward|server|domain|bucket|mirror(?:s|ing)?|relay|copy|sink|hooks?|"
+    r"upstream|proxy|notify)$"
 )
 """Parameter name words that say where a side effect goes (to, cc, webhook, path)."""
 _URL_PARAM = re.compile(
@@ -235,6 +236,8 @@ def takes_locations(item: Mapping[str, JSON] | None) -> list[str]:
         words = [w.lower() for w in _WORD_SPLIT.findall(str(name))]
         desc = sub.get("description", "") if isinstance(sub, dict) else ""
         fmt = sub.get("format") if isinstance(sub, dict) else None
+        if _scalar_only(sub):
+            continue  # a flag or a count cannot carry a URL, whatever its text mentions
         if (
             any(_URL_PARAM.match(w) for w in words)
             or fmt in ("uri", "url", "iri", "hostname", "uri-reference")
@@ -245,6 +248,19 @@ def takes_locations(item: Mapping[str, JSON] | None) -> list[str]:
         ):
             found.append(str(name))
     return found
+
+
+_NO_TEXT_TYPES = frozenset({"boolean", "integer", "number", "null"})
+
+
+def _scalar_only(schema: Any) -> bool:
+    """The schema admits only booleans, numbers or null (its declared ``type`` says so)."""
+    raw = schema.get("type") if isinstance(schema, dict) else None
+    listed = raw if isinstance(raw, list) else [raw]
+    types = {t for t in listed if isinstance(t, str)}
+    if len(types) < len(listed):
+        return False  # something other than a type name: read as any type
+    return bool(types) and types <= _NO_TEXT_TYPES
 
 
 def _reads(item: Mapping[str, JSON] | None) -> list[str]:
@@ -584,10 +600,18 @@ def _argument_reasons(f: FieldChange) -> Iterator[Reason]:
 
 
 def _redirects(reason: Reason) -> bool:
-    """A new parameter whose name says where a side effect goes (``bcc``, ``webhook_url``)."""
-    if reason.category != "parameter-added" or not reason.path:
+    """A new parameter whose name says where a side effect goes (``bcc``, ``webhook_url``),
+    or a default now filled in for one (every call copies to it unless the model says not)."""
+    if not reason.path:
         return False
-    name = reason.path.rpartition(".")[2]
+    parts = reason.path.split(".")
+    if reason.category == "parameter-added":
+        name = parts[-1]
+    elif reason.category == "default-changed" and "properties" in parts[:-1]:
+        last = max(i for i, part in enumerate(parts[:-1]) if part == "properties")
+        name = parts[last + 1]
+    else:
+        return False
     return any(_REDIRECT_PARAM.match(w.lower()) for w in _WORD_SPLIT.findall(name))
 
 
@@ -603,14 +627,15 @@ def _acting_input(reasons: list[Reason], does: list[str]) -> Iterator[Reason]:
     sends = [w for w in does if _SENDS.fullmatch(w)]
     for r in reasons:
         opened = r.category == "capability-widened" and r.message.startswith("opened:")
-        if r.severity == M and ((opened and sends) or (does and _redirects(r))):
+        switch = r.category == "parameter-added" and FLAG in r.message
+        if r.severity == M and ((opened and sends) or (does and (_redirects(r) or switch))):
             why = f"on a tool whose own text says it acts ({_named(sends if opened else does)})"
             yield Reason(r.category, H, f"{r.message}, {why}", r.path)
         else:
             yield r
 
 
-def _tool_reasons(change: Change) -> Iterator[Reason]:
+def _tool_reasons(change: Change, known: frozenset[str] = frozenset()) -> Iterator[Reason]:
     yield from annotation_reasons(change.old, change.new)
     old, new = change.old or {}, change.new or {}
     for key in ("inputSchema", "outputSchema"):
@@ -625,7 +650,7 @@ def _tool_reasons(change: Change) -> Iterator[Reason]:
                 key,
             )
             continue
-        found = list(schema_reasons(old.get(key, {}), new.get(key, {}), key))
+        found = list(schema_reasons(old.get(key, {}), new.get(key, {}), key, known))
         if key == "inputSchema":
             found = list(_acting_input(found, acts(new)))
         if key == "outputSchema":
@@ -659,11 +684,13 @@ def structural_reasons(change: Change, known_hosts: set[str]) -> list[Reason]:
     for f in change.fields:
         reasons.extend(field_reasons(change, f, known_hosts))
     if kind is Kind.TOOL:
-        reasons.extend(_tool_reasons(change))
+        reasons.extend(_tool_reasons(change, frozenset(known_hosts)))
     return reasons or [Reason("changed", M, f"{label} changed")]
 
 
-def _added_tool_reasons(item: Mapping[str, JSON]) -> Iterator[Reason]:
+def _added_tool_reasons(
+    item: Mapping[str, JSON], known: frozenset[str] = frozenset()
+) -> Iterator[Reason]:
     """A new tool by what it can do, and by what its read-only claim is worth."""
     does, where = acts(item), takes_locations(item)
     reads = _reads(item)
@@ -703,7 +730,7 @@ def _added_tool_reasons(item: Mapping[str, JSON]) -> Iterator[Reason]:
     desc = item.get("description")
     if isinstance(desc, str) and desc:
         text = added_text_reason(
-            "description", desc, "new tool's description", ignore=("capability",)
+            "description", desc, "new tool's description", ("capability",), known
         )
         if text.severity >= H:
             yield text
@@ -730,7 +757,7 @@ def _added_reasons(change: Change, known_hosts: set[str]) -> Iterator[Reason]:
             yield Reason(
                 "tool-shadowing", C, f"repeats the name of tool {name!r} on the same server", "name"
             )
-        yield from _added_tool_reasons(item)
+        yield from _added_tool_reasons(item, frozenset(known_hosts))
     elif kind is Kind.PROMPT:
         r = added_text_reason("", _prompt_text(item), "new prompt's text")
         yield Reason("prompt-added", r.severity, r.message)

@@ -824,5 +824,5 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
     return out
 
 
-def text_signals(old: str, new: str) -> list[Signal]:
-    return signals(delta(old, new))
+def text_signals(old: str, new: str, known_hosts: frozenset[str] = frozenset()) -> list[Signal]:
+    return signals(delta(old, new), known_hosts)
