@@ -209,6 +209,10 @@ def _distributive(part: list[str], tokens: list[str], start: int) -> list[str]:
     ]
 
 
+_REWRITE = 0.7
+"""Below this share of words kept, an edit is a rewrite rather than a word swap."""
+
+
 def _whole_sentences(tokens: list[str], i: int, j: int) -> bool:
     """Tokens ``i..j`` are whole sentences: they start after a sentence end and end one."""
     starts = i == 0 or tokens[i - 1] in _SENTENCE_END
@@ -236,7 +240,8 @@ def delta(old: str, new: str) -> Delta:
     came: list[str] = []
     gone_numbers: list[str] = []
     came_numbers: list[str] = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, ka, kb, autojunk=False).get_opcodes():
+    matcher = difflib.SequenceMatcher(None, ka, kb, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
             continue
         old_part, new_part = a[i1:i2], b[j1:j2]
@@ -260,8 +265,14 @@ def delta(old: str, new: str) -> Delta:
             came_numbers.extend(new_part)  # an inserted example ("e.g. 1, 2") is no flip
     before = _bag(gone, False) | {"number": _bag(gone_numbers, True).get("number", [])}
     after = _bag(came, False) | {"number": _bag(came_numbers, True).get("number", [])}
+    # In a rewrite a modal flips only when the new words bring one the old lacked ("must
+    # confirm" -> "may confirm"); "must confirm" -> "once they have confirmed" is the same
+    # rule in other words, as a removed sentence is.
+    rewrite = matcher.ratio() < _REWRITE
     for cls in ("negation", "modal", "quantifier", "number"):
         was, now = sorted(before.get(cls, [])), sorted(after.get(cls, []))
+        if cls == "modal" and rewrite and not set(now) - set(was):
+            continue
         if _flipped(cls, was, now):
             shown_was = " ".join(was)[:40] or "(none)"
             shown_now = " ".join(now)[:40] or "(none)"
@@ -354,6 +365,8 @@ _HARVEST = re.compile(
 _ALWAYS = re.compile(r"\b(?:always|never)\s+(?!be\b|been\b)([a-z]+)(?<!s)\b")
 _CONDITION = re.compile(
     r"\b(?:if|when|whenever|once|unless|in case)\b(?:\s+\S+){0,4}?\s+(?:the )?(?:users?|customers?|human|they|someone)\b"
+    # "once the user has confirmed" gates the act on consent: it steers nothing.
+    r"(?!\s+(?:has |have |had )?(?:confirm|approv|review|accept|agree|consent|sign|okay)\w*)"
     r"|\b(?:users?|customers?) (?:asks?|says?|mentions?|requests?|wants?|types?)\b"
 )
 _SEQUENCE = re.compile(
@@ -365,7 +378,13 @@ _SEQUENCE = re.compile(
 )
 _AUTHORITY = re.compile(
     _words(
-        r"(?:pre-?)?approved",
+        # A bare "approved" describes data (an approved refund, a status); a claim says
+        # this call is approved, or who approved it.
+        r"pre-?approved",
+        r"(?:is|are|was|were|been|being|already|auto-?|considered|deemed|treated as|counts as)"
+        r" (?:\S+ )?approved",
+        r"approved (?:by|for) (?:the |a |an |your )?(?:users?|you|assistants?|admin\w*|owners?|"
+        r"managers?|leads?|supervisors?|security|legal|compliance|it|customers?|requesters?)",
         r"authori[sz]ed",
         r"permission",
         r"consent(?:ed)?",
@@ -398,7 +417,25 @@ _AUTHORITY = re.compile(
         # "already confirmed by the venue" describes data; a sign-off claims permission.
         r"already (?:\S+ )?(?:approved|authori[sz]ed|cleared|okayed|ok'?d|signed)",
         r"(?:skip|skipping|bypass|omit|forgo|waive|dispense with)(?: \S+){0,2}? (?:confirm\w*|"
-        r"approvals?|reviews?|verification|prompts?|consent)",
+        r"approvals?|reviews?|verification|prompts?|consent|are-you-sure|double-check\w*)",
+        # Consent claimed in other words: given in advance, implied, not needed.
+        r"agreed (?:in advance|beforehand|ahead of time|already|up front|to (?:all|every|any))",
+        r"(?:has|have|had) (?:already )?agreed",
+        r"assume (?:that )?(?:the |a |an )?(?:users?|customers?|requesters?|owners?|they|he|she)"
+        r" (?:\S+ )?(?:agrees?|approves?|consents?|accepts?|is fine|are fine|is ok|are ok|wants?)",
+        r"(?:confirmations?|approvals?|consent|permissions?|authori[sz]ations?|sign-?off)"
+        r" (?:is|are|was|were|has been|have been) (?:\S+ )?(?:implicit|implied|assumed|given|"
+        r"granted|obtained|collected|recorded|on file|in place|taken care of|handled|"
+        r"not (?:needed|required|necessary)|unnecessary)",
+        r"(?:implied|implicit|presumed|tacit|blanket|standing|advance|prior) (?:consent|approval|"
+        r"permission|authori[sz]ation|sign-?off)",
+        r"green-?l(?:it|ight(?:ed)?)",
+        r"go-?ahead",
+        r"no (?:need|requirement|reason) (?:\S+ )?to (?:ask|check with|confirm|consult|prompt|"
+        r"wait for|get approval|seek|double-check|verify with)",
+        r"(?:don't|do not|never|no need to) (?:bother|need to|have to) (?:ask|check with|"
+        r"confirm|consult|verify with|wait for)",
+        r"(?:don't|do not) bother",
     )
 )
 _OVERRIDE = re.compile(
@@ -586,6 +623,13 @@ _FOREIGN = frozenset(
             "innan",
         ],
         *["się", "nie", "że", "przed", "jest", "oraz", "và", "của", "các", "trước", "khi", "không"],
+        # Tagalog, Portuguese and Czech function words
+        *["ang", "ng", "mga", "huwag", "nang", "kung", "lahat", "hindi", "ay", "bago", "sa"],
+        *["ao", "aos", "você", "pelo", "pela", "também", "nao", "se", "jako", "nebo", "než"],
+        # "the user", the word instructions address, in languages written in Latin script
+        *["usuário", "usuario", "utilisateur", "utente", "benutzer", "nutzer", "gebruiker"],
+        *["użytkownika", "użytkownik", "uživatele", "uživatel", "kullanıcı", "kullanıcıya"],
+        *["người", "användaren", "brugeren", "brukeren", "käyttäjä", "felhasználó"],
         "der",
         "die",
         "das",
@@ -681,6 +725,40 @@ def _hits(pattern: re.Pattern[str], text: str) -> list[str]:
     return [m.group(0).strip() for m in pattern.finditer(text)]
 
 
+_DETERMINER = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "its",
+        "their",
+        "each",
+        "every",
+        "any",
+        "no",
+        "one",
+        "this",
+        "that",
+        "your",
+        "his",
+        "her",
+        "our",
+        "which",
+        "whose",
+    ]
+)
+
+
+def _verb_hits(pattern: re.Pattern[str], text: str) -> list[str]:
+    """Action words used as verbs: "an approved refund" or "the archive" names a thing."""
+    out: list[str] = []
+    for m in pattern.finditer(text):
+        before = text[max(0, m.start() - 40) : m.start()].split()[-2:]
+        if not _DETERMINER & set(before):
+            out.append(m.group(0).strip())
+    return out
+
+
 def _touches(hit: str, added: set[str]) -> bool:
     """The hit uses a word the edit added (common words count only on their own)."""
     words = [_key(w) for w in _TOKEN.findall(hit) if w not in _SENTENCE_END]
@@ -743,10 +821,65 @@ def _language(added: list[str], names: frozenset[str] = frozenset()) -> list[str
         foreign = [w for w in letters if w in _FOREIGN]
         if len(foreign) >= 2 and len(foreign) > english:
             return foreign
-    marked = [w for w in letters if _marked(w) and w not in names]
-    if len(marked) >= 2 and len(marked) >= _MARKED_SHARE * len(letters):
+    marked = [w for w in letters if _marked(w) and w not in names and w not in _LOANWORDS]
+    english = sum(w in _ENGLISH for w in letters)
+    # English prose with loanwords keeps its function words; a Polish or Vietnamese
+    # sentence has fewer of them than words with marks.
+    if len(marked) >= 2 and len(marked) >= _MARKED_SHARE * len(letters) and english < len(marked):
         return marked
     return []
+
+
+_LOANWORDS = frozenset(
+    [
+        "café",
+        "cafés",
+        "résumé",
+        "résumés",
+        "naïve",
+        "naïvely",
+        "déjà",
+        "fiancé",
+        "fiancée",
+        "façade",
+        "cliché",
+        "entrée",
+        "protégé",
+        "rôle",
+        "über",
+        "jalapeño",
+        "piñata",
+        "señor",
+        "crème",
+        "brûlée",
+        "soufflé",
+        "décor",
+        "touché",
+        "exposé",
+        "à",
+        "vis-à-vis",
+        "coöperate",
+        "coördinate",
+        "doppelgänger",
+        "smörgåsbord",
+        "tête-à-tête",
+        "belle-époque",
+        "père",
+        "mère",
+        "attaché",
+        "détente",
+        "émigré",
+        "habitué",
+        "née",
+        "pâté",
+        "purée",
+        "saké",
+        "sauté",
+        "flambé",
+        "frappé",
+    ]
+)
+"""Accented words English writes as its own: one or two in a sentence are not a language."""
 
 
 def known_locator(locator: str, known: frozenset[str]) -> bool:
@@ -792,7 +925,8 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
     ):
         if kind == "capability":  # a scope word counts only when the old text lacked it
             fresh = {w for w in added if not _stems(w) & d.old_keys}
-            found = [h for h in _hits(pattern, text) if _touches(h, fresh)]
+            hits = _verb_hits(pattern, text) if pattern is _ACTION else _hits(pattern, text)
+            found = [h for h in hits if _touches(h, fresh)]
         else:
             found = [h for h in _hits(pattern, live) if _touches(h, added)]
         if found:
