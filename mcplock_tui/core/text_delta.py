@@ -202,10 +202,12 @@ _SHAPE = frozenset(["with", "having", "containing", "including", "has", "carryin
 
 def _distributive(part: list[str], tokens: list[str], start: int) -> list[str]:
     """ "each with name and company" describes every item's shape; it widens no scope."""
+    after = [tokens[start + i + 1] if start + i + 1 < len(tokens) else "" for i in range(len(part))]
     return [
         w
-        for i, w in enumerate(part)
-        if not (w == "each" and start + i + 1 < len(tokens) and tokens[start + i + 1] in _SHAPE)
+        for w, nxt in zip(part, after, strict=True)
+        if not (w == "each" and (nxt in _SHAPE or nxt == "other"))
+        and not (w == "one" and nxt == "another")
     ]
 
 
@@ -263,8 +265,14 @@ def delta(old: str, new: str) -> Delta:
         gone_numbers.extend(old_part)
         if op == "replace":
             came_numbers.extend(new_part)  # an inserted example ("e.g. 1, 2") is no flip
-    before = _bag(gone, False) | {"number": _bag(gone_numbers, True).get("number", [])}
-    after = _bag(came, False) | {"number": _bag(came_numbers, True).get("number", [])}
+    # A number the other text also has moved with its sentence ("up to 25" -> "at most 25
+    # matches"): only a value one side lacks is a changed count.
+    old_numbers = set(_bag(a, True).get("number", []))
+    new_numbers = set(_bag(b, True).get("number", []))
+    went = [n for n in _bag(gone_numbers, True).get("number", []) if n not in new_numbers]
+    arrived = [n for n in _bag(came_numbers, True).get("number", []) if n not in old_numbers]
+    before = _bag(gone, False) | {"number": went}
+    after = _bag(came, False) | {"number": arrived}
     # In a rewrite a modal flips only when the new words bring one the old lacked ("must
     # confirm" -> "may confirm"); "must confirm" -> "once they have confirmed" is the same
     # rule in other words, as a removed sentence is.
@@ -303,7 +311,9 @@ _ADDRESSEE = re.compile(
         r"the model",
         r"llms?",
         r"ai",
-        r"agents?",
+        # A support, sales or human agent is a person, not the model.
+        r"(?<!support )(?<!sales )(?<!human )(?<!service )(?<!this )(?<!assigned )(?<!live )"
+        r"(?<!travel )(?<!insurance )(?<!authorized )(?<!authorised )agents?",
         r"claude",
         r"chatgpt",
         r"copilot",
@@ -385,9 +395,16 @@ _AUTHORITY = re.compile(
         r" (?:\S+ )?approved",
         r"approved (?:by|for) (?:the |a |an |your )?(?:users?|you|assistants?|admin\w*|owners?|"
         r"managers?|leads?|supervisors?|security|legal|compliance|it|customers?|requesters?)",
-        r"authori[sz]ed",
-        r"permission",
-        r"consent(?:ed)?",
+        # Bare "authorized agents", "the repo permission", "marketing consent" describe
+        # data or requirements; a claim says that this call has them, or who gave them.
+        r"(?:is|are|was|were|been|being|already|pre-?|fully|explicitly) authori[sz]ed",
+        r"authori[sz]ed (?:by|to|for) (?:the |a |an |your )?(?:users?|you|assistants?|admin\w*|"
+        r"owners?|managers?|leads?|supervisors?|security|legal|compliance|customers?|it)",
+        r"(?:have|has|had|with|given|granted|gave|got|giving|grants?) (?:(?:their|his|her|its|"
+        r"prior|explicit|full|written|verbal|advance|blanket|standing|the|a|an|all|every|"
+        r"already) )*(?:permissions?|consent|approval|authori[sz]ation|go-?ahead|blessing)",
+        r"permission to",
+        r"consented",
         r"administrators?",
         r"admins?",
         r"system (?:prompt|message|instructions?)",
@@ -421,10 +438,17 @@ _AUTHORITY = re.compile(
         # Consent claimed in other words: given in advance, implied, not needed.
         r"agreed (?:in advance|beforehand|ahead of time|already|up front|to (?:all|every|any))",
         r"(?:has|have|had) (?:already )?agreed",
+        r"(?:has|have|had) been (?:\S+ )?(?:okayed|ok'?d|cleared|sanctioned|blessed|signed off|"
+        r"green-?lit|authori[sz]ed|approved|vetted|pre-?cleared)",
+        r"(?:do|does|did|will|shall) not (?:require|need) (?:\S+ )?(?:\S+ )?(?:confirm\w*|"
+        r"approvals?|consent|reviews?|sign-?off|permission)",
+        r"(?:requires?|needs?) no (?:\S+ )?(?:confirm\w*|approvals?|consent|reviews?|sign-?off|"
+        r"permission)",
         r"assume (?:that )?(?:the |a |an )?(?:users?|customers?|requesters?|owners?|they|he|she)"
         r" (?:\S+ )?(?:agrees?|approves?|consents?|accepts?|is fine|are fine|is ok|are ok|wants?)",
-        r"(?:confirmations?|approvals?|consent|permissions?|authori[sz]ations?|sign-?off)"
-        r" (?:is|are|was|were|has been|have been) (?:\S+ )?(?:implicit|implied|assumed|given|"
+        r"(?:confirmations?|approvals?|consent|permissions?|authori[sz]ations?|sign-?off|ok|"
+        r"okay|go-?ahead|say-?so|blessing)(?: \S+){0,3}? (?:is|are|was|were|has been|have been)"
+        r" (?:\S+ )?(?:implicit|implied|assumed|given|"
         r"granted|obtained|collected|recorded|on file|in place|taken care of|handled|"
         r"not (?:needed|required|necessary)|unnecessary)",
         r"(?:implied|implicit|presumed|tacit|blanket|standing|advance|prior) (?:consent|approval|"
@@ -623,6 +647,13 @@ _FOREIGN = frozenset(
             "innan",
         ],
         *["się", "nie", "że", "przed", "jest", "oraz", "và", "của", "các", "trước", "khi", "không"],
+        # Italian, Swahili, Romanian, Hungarian, Finnish, Croatian, Slovak function words
+        *["tutti", "tutte", "sempre", "mai", "senza", "dopo", "l'utente", "all'utente"],
+        *["na", "ya", "wa", "za", "kwa", "ni", "zote", "wote", "bila", "kabla", "mtumiaji"],
+        *["și", "să", "nu", "pe", "cu", "toate", "utilizatorul", "înainte", "fără"],
+        *["az", "egy", "és", "nem", "hogy", "meg", "minden", "előtt", "nélkül"],
+        *["ja", "ei", "älä", "kaikki", "ennen", "ilman", "käyttäjältä", "käyttäjälle"],
+        *["ili", "bez", "prije", "sve", "svi", "korisnika", "pred", "všetky"],
         # Tagalog, Portuguese and Czech function words
         *["ang", "ng", "mga", "huwag", "nang", "kung", "lahat", "hindi", "ay", "bago", "sa"],
         *["ao", "aos", "você", "pelo", "pela", "também", "nao", "se", "jako", "nebo", "než"],
@@ -717,8 +748,13 @@ _LATIN_SCRIPTS = frozenset({"LATIN", "DIGIT", "COMMON"})
 
 
 def _stems(word: str) -> set[str]:
-    """``runs`` and ``run`` are one word for "was it already there"."""
-    return {word, word + "s", word + "es", word[:-1], word[:-2]} - {""}
+    """``runs``, ``run`` and ``closing``/``close`` are one word for "was it already there"."""
+    forms = {word, word + "s", word + "es", word[:-1], word[:-2], word + "ing", word + "d"}
+    if word.endswith("e"):
+        forms.add(word[:-1] + "ing")
+    if word.endswith("ing"):
+        forms.update({word[:-3], word[:-3] + "e"})
+    return forms - {""}
 
 
 def _hits(pattern: re.Pattern[str], text: str) -> list[str]:
@@ -726,6 +762,9 @@ def _hits(pattern: re.Pattern[str], text: str) -> list[str]:
 
 
 _DETERMINER = frozenset(
+    # "field" is how a parameter's name is read (``send_at`` -> "field send at"): a label.
+    ["field", "of", "for", "with", "by", "per", "from", "in", "on", "about", "without"]
+) | frozenset(
     [
         "a",
         "an",
