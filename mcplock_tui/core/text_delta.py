@@ -106,6 +106,8 @@ class Delta:
     removed: list[str] = field(default_factory=list)
     raw: list[str] = field(default_factory=list)
     """The same sentences as written (case kept), for decoding encoded runs."""
+    rewrite: bool = False
+    """Most words changed: the same behaviour may be told in other words."""
     old_keys: set[str] = field(default_factory=set)
     """Every word of the old text: a capability word it already had is not new."""
 
@@ -200,14 +202,23 @@ def _affix_flips(old_part: list[str], new_part: list[str], leading: bool) -> lis
 _SHAPE = frozenset(["with", "having", "containing", "including", "has", "carrying"])
 
 
+_UNITS = frozenset(["page", "row", "line", "batch", "chunk", "step", "part", "column", "level"])
+"""Layout units: "on each page" counts within a result; "each match" still widens an act."""
+_COMPARED = frozenset(["more", "less", "fewer", "later", "earlier", "greater", "longer"])
+
+
 def _distributive(part: list[str], tokens: list[str], start: int) -> list[str]:
-    """ "each with name and company" describes every item's shape; it widens no scope."""
-    after = [tokens[start + i + 1] if start + i + 1 < len(tokens) else "" for i in range(len(part))]
+    """Words that only look like a quantifier or negation: "each with name and company" (an
+    item's shape), "each other", "on each page" (a unit), "no more than 50" (a limit)."""
+    at = range(start, start + len(part))
+    nxt = [tokens[i + 1] if i + 1 < len(tokens) else "" for i in at]
+    nxt2 = [tokens[i + 2] if i + 2 < len(tokens) else "" for i in at]
     return [
         w
-        for w, nxt in zip(part, after, strict=True)
-        if not (w == "each" and (nxt in _SHAPE or nxt == "other"))
-        and not (w == "one" and nxt == "another")
+        for w, n, n2 in zip(part, nxt, nxt2, strict=True)
+        if not (w == "each" and (n in _SHAPE or n == "other" or _key(n).rstrip("s") in _UNITS))
+        and not (w == "one" and n == "another")
+        and not (w in ("no", "not") and n in _COMPARED and n2 == "than")
     ]
 
 
@@ -257,7 +268,7 @@ def delta(old: str, new: str) -> Delta:
             # A clause added ("(either a or b, not both)"): its negation adds a constraint,
             # it flips nothing that was there; the clause is still read for signals.
             new_part = [w for w in new_part if _CLASSES.get(_key(w)) != "negation"]
-        gone.extend(old_part)
+        gone.extend(_distributive(old_part, a, i1))
         came.extend(_distributive(new_part, b, j1))
         if op == "replace" and len(old_part) == len(new_part):
             leading = j1 == 0 or b[j1 - 1] in _SENTENCE_END
@@ -276,7 +287,7 @@ def delta(old: str, new: str) -> Delta:
     # In a rewrite a modal flips only when the new words bring one the old lacked ("must
     # confirm" -> "may confirm"); "must confirm" -> "once they have confirmed" is the same
     # rule in other words, as a removed sentence is.
-    rewrite = matcher.ratio() < _REWRITE
+    rewrite = out.rewrite = matcher.ratio() < _REWRITE
     for cls in ("negation", "modal", "quantifier", "number"):
         was, now = sorted(before.get(cls, [])), sorted(after.get(cls, []))
         if cls == "modal" and rewrite and not set(now) - set(was):
@@ -761,6 +772,24 @@ def _hits(pattern: re.Pattern[str], text: str) -> list[str]:
     return [m.group(0).strip() for m in pattern.finditer(text)]
 
 
+_ACTED = re.compile(_ACTION.pattern + r"|e-?mails?|mails?|emailed|sent|messages?")
+"""An old text that already said the tool acts: a rewrite may name the act another way."""
+_CONSENTED = re.compile(
+    r"\s+(?:has |have |had )?(?:confirm|approv|review|accept|agree|consent|sign|okay)"
+)
+
+
+def _sequence_hits(text: str) -> list[str]:
+    """Sequencing, except acting after the user has confirmed: that is the consent gate."""
+    out: list[str] = []
+    for m in _SEQUENCE.finditer(text):
+        hit = m.group(0)
+        gate = hit.startswith("after") and hit.endswith("the user")
+        if not (gate and _CONSENTED.match(text, m.end())):
+            out.append(hit.strip())
+    return out
+
+
 _DETERMINER = frozenset(
     # "field" is how a parameter's name is read (``send_at`` -> "field send at"): a label.
     ["field", "of", "for", "with", "by", "per", "from", "in", "on", "about", "without"]
@@ -964,8 +993,12 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
     ):
         if kind == "capability":  # a scope word counts only when the old text lacked it
             fresh = {w for w in added if not _stems(w) & d.old_keys}
+            if pattern is _ACTION and d.rewrite and any(map(_ACTED.fullmatch, d.old_keys)):
+                continue  # "E-mails a statement" retold as "Sends a statement by e-mail"
             hits = _verb_hits(pattern, text) if pattern is _ACTION else _hits(pattern, text)
             found = [h for h in hits if _touches(h, fresh)]
+        elif pattern is _SEQUENCE:
+            found = [h for h in _sequence_hits(live) if _touches(h, added)]
         else:
             found = [h for h in _hits(pattern, live) if _touches(h, added)]
         if found:
