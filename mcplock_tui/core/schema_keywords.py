@@ -335,8 +335,17 @@ def _strings(value: Any, depth: int = 0) -> list[str]:
     return []
 
 
+SWITCHED = "a switch that every call leaving it out now flips"
+"""Marks a boolean default that changed (severity raises it on a tool that acts)."""
+
+
 def _value_text_reason(key: str, o: Any, n: Any, path: str, known: frozenset[str]) -> Reason:
-    """A default or example is text the model reads too: high when its new strings steer."""
+    """A default or example is text the model reads too: high when its new strings steer.
+
+    A boolean default that flips (``force: false`` -> ``true``) changes what every call that
+    leaves it out does; it is marked so a tool that acts can grade it high."""
+    if key == "default" and isinstance(n, bool) and o is not ABSENT and o != n:
+        return Reason("default-changed", M, f"default {_json(o)} -> {_json(n)}: {SWITCHED}", path)
     old_text = " \n".join(_strings(None if o is ABSENT else o))
     new_text = " \n".join(_strings(None if n is ABSENT else n))
     if new_text and new_text != old_text:

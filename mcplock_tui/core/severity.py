@@ -30,6 +30,7 @@ from mcplock_tui.core.model import (
     Severity,
 )
 from mcplock_tui.core.schema_grade import FLAG, schema_reasons
+from mcplock_tui.core.schema_keywords import SWITCHED
 from mcplock_tui.core.text_grade import added_text_reason, classify_text, text_reason, title_reason
 
 __all__ = [
@@ -59,9 +60,9 @@ CATEGORIES: dict[str, str] = {
     "parameter-removed": "a parameter or prompt argument was removed",
     "capability-widened": "required to optional, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, or a union alternative of a type no old alternative had (its fields graded as new optional parameters)",
     "capability-narrowed": "the opposite of widened",
-    "default-changed": "a default or example value changed (high when its new text steers the model, or on a parameter that names where an acting tool's effect goes)",
+    "default-changed": "a default or example value changed (high when its new text steers the model, on a parameter that names where an acting tool's effect goes, or when a true/false default flips on a tool that acts)",
     "schema-changed": "another schema keyword changed (low when only the spelling of the same constraints changed, high when a schema is not an object)",
-    "output-schema-changed": "the output schema changed",
+    "output-schema-changed": "the output schema changed (medium; its text, and a new field whose name or text steers the model, keep their band)",
     "tool-added": "a new tool not marked read-only (high when its text names a side effect or it takes a URL or host, medium when it only returns or computes)",
     "tool-added-readonly": "a new tool claiming read-only (critical when its text says it acts, high when it takes a URL or host or its name does not say it reads, medium otherwise)",
     "prompt-added": "a new prompt, graded by its text",
@@ -627,12 +628,20 @@ def _acting_input(reasons: list[Reason], does: list[str]) -> Iterator[Reason]:
     sends = [w for w in does if _SENDS.fullmatch(w)]
     for r in reasons:
         opened = r.category == "capability-widened" and r.message.startswith("opened:")
-        switch = r.category == "parameter-added" and FLAG in r.message
+        switch = (r.category == "parameter-added" and FLAG in r.message) or (
+            r.category == "default-changed" and SWITCHED in r.message
+        )
         if r.severity == M and ((opened and sends) or (does and (_redirects(r) or switch))):
             why = f"on a tool whose own text says it acts ({_named(sends if opened else does)})"
             yield Reason(r.category, H, f"{r.message}, {why}", r.path)
         else:
             yield r
+
+
+def _steering_field(r: Reason) -> bool:
+    """A new output field graded high for its name or text (not for being required): the
+    model reads it like any description."""
+    return r.category == "parameter-added" and r.severity >= H and "required" not in r.message
 
 
 def _tool_reasons(change: Change, known: frozenset[str] = frozenset()) -> Iterator[Reason]:
@@ -659,6 +668,7 @@ def _tool_reasons(change: Change, known: frozenset[str] = frozenset()) -> Iterat
             found = [
                 r
                 if r.category in ("description-changed", "title-changed", "default-changed")
+                or _steering_field(r)
                 else Reason(
                     "output-schema-changed",
                     min(r.severity, M),

@@ -202,7 +202,7 @@ def _affix_flips(old_part: list[str], new_part: list[str], leading: bool) -> lis
 _SHAPE = frozenset(["with", "having", "containing", "including", "has", "carrying"])
 
 
-_UNITS = frozenset(["page", "row", "line", "batch", "chunk", "step", "part", "column", "level"])
+_UNITS = frozenset({"page", "row", "line", "batch", "chunk", "step", "part", "column", "level"})
 """Layout units: "on each page" counts within a result; "each match" still widens an act."""
 _COMPARED = frozenset(["more", "less", "fewer", "later", "earlier", "greater", "longer"])
 
@@ -215,10 +215,11 @@ def _distributive(part: list[str], tokens: list[str], start: int) -> list[str]:
     nxt2 = [tokens[i + 2] if i + 2 < len(tokens) else "" for i in at]
     return [
         w
-        for w, n, n2 in zip(part, nxt, nxt2, strict=True)
+        for i, w, n, n2 in zip(at, part, nxt, nxt2, strict=True)
         if not (w == "each" and (n in _SHAPE or n == "other" or _key(n).rstrip("s") in _UNITS))
         and not (w == "one" and n == "another")
         and not (w in ("no", "not") and n in _COMPARED and n2 == "than")
+        and not (w == "many" and i > 0 and tokens[i - 1] == "how")
     ]
 
 
@@ -313,7 +314,12 @@ def _words(*items: str) -> str:
 _ADDRESSEE = re.compile(
     _words(
         r"you",
-        r"your",
+        # "your repository" or "your account" speaks to the reader about their things; the
+        # model is addressed through what is its own: instructions, prompt, context, reply.
+        r"your (?:\S+ )?(?:instructions?|prompts?|system|context|memory|rules|guidelines|"
+        r"tasks?|responses?|answers?|replies|reply|output|conversations?|messages?|tools|"
+        r"previous|next|role|training|reasoning|thoughts|creators?|developers?|operators?|"
+        r"policy|policies|behaviou?r|goals?|directives?|orders?|job)",
         r"yours",
         r"yourself",
         r"you're",
@@ -356,6 +362,9 @@ _IMPERATIVE = re.compile(
         r"send",
         r"upload",
     )
+    # A tool's own first words may be a bare verb ("Call a tool registered by the page");
+    # after "and"/"also" the same verb is one more thing the model is told to do.
+    + r"|\b(?:and|so|then|also) (?:pass|call|invoke|copy|paste|attach|hand|feed|pipe)\b"
     # "e-mail"/"post" are nouns too ("name, company and e-mail."): a verb takes an object.
     + r"|(?:^|[.!?;:\n] ?|\b(?:and|so|then|also) )(?:e-?mail|post)\b"
     r"(?=\s+(?!and\b|or\b|address(?:es)?\b|ids?\b|ID\b)[a-z])"
@@ -506,7 +515,7 @@ _CAPABILITY = re.compile(
         r"overwrite[sd]?",
         r"upload(?:s|ed)?",
         r"publish(?:es|ed)?",
-        r"forward(?:s|ed)?",
+        r"(?<!fast-)(?<!fast )forward(?:s|ed)?(?! slash)",
         r"transfer(?:s|red)?",
         r"internet",
         r"network",
@@ -779,6 +788,18 @@ _CONSENTED = re.compile(
 )
 
 
+_SAME_ACT = (
+    frozenset(["run", "runs", "ran", "running", "execute", "executes", "executed", "exec"]),
+    frozenset(["delete", "deletes", "deleted", "remove", "removes", "removed", "erase"]),
+    frozenset(["send", "sends", "sent", "email", "emails", "emailed", "mail", "mails"]),
+)
+"""Verbs that name one act: "Run the tests" retold as "Executes the tests" adds no power."""
+
+
+def _same_act(word: str, d: Delta) -> bool:
+    return any(word in group and group & d.old_keys for group in _SAME_ACT)
+
+
 def _sequence_hits(text: str) -> list[str]:
     """Sequencing, except acting after the user has confirmed: that is the consent gate."""
     out: list[str] = []
@@ -992,7 +1013,7 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
         ("capability", _ACTION),
     ):
         if kind == "capability":  # a scope word counts only when the old text lacked it
-            fresh = {w for w in added if not _stems(w) & d.old_keys}
+            fresh = {w for w in added if not _stems(w) & d.old_keys and not _same_act(w, d)}
             if pattern is _ACTION and d.rewrite and any(map(_ACTED.fullmatch, d.old_keys)):
                 continue  # "E-mails a statement" retold as "Sends a statement by e-mail"
             hits = _verb_hits(pattern, text) if pattern is _ACTION else _hits(pattern, text)

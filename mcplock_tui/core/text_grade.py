@@ -106,8 +106,21 @@ def _is_typo(x: str, y: str) -> bool:
     return sx == sy and len(sy) == 1
 
 
+_FILE_TYPES = frozenset({
+    "py", "md", "json", "txt", "csv", "tsv", "yaml", "yml", "toml", "js", "ts", "tsx", "jsx",
+    "html", "css", "png", "jpg", "jpeg", "gif", "svg", "pdf", "xml", "lock", "cfg", "ini",
+    "log", "rs", "go", "java", "rb", "cpp", "hpp", "sql", "zip", "gz", "tar", "docx", "xlsx",
+})  # fmt: skip
+"""A dotted name ending in one of these is a file name ("src/app.py"), not a host."""
+
+
 def _locators(text: str) -> set[str]:
-    return {m.group(0).casefold().rstrip(".,;:!?)]}") for m in _LOCATOR.finditer(text)}
+    found = {m.group(0).casefold().rstrip(".,;:!?)]}") for m in _LOCATOR.finditer(text)}
+    return {
+        loc
+        for loc in found
+        if "://" in loc or "@" in loc or loc.rpartition(".")[2] not in _FILE_TYPES
+    }
 
 
 def _compat(text: str) -> set[str]:
