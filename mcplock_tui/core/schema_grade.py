@@ -54,7 +54,7 @@ from mcplock_tui.core.schema_keywords import (
     str_list,
     types_of,
 )
-from mcplock_tui.core.text_delta import text_signals
+from mcplock_tui.core.text_delta import Signal, text_signals
 
 H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 __all__ = ["MAX_DEPTH", "NARROW", "NODE_BUDGET", "WIDE", "schema_reasons"]
@@ -481,6 +481,8 @@ def _said(props: dict[str, Any]) -> str:
 
 
 MAX_SAID = 16_384
+_SCOPE = re.compile(r"\b(?:all|every|everything|entire|whole|any|recursive(?:ly)?|bulk)\b", re.I)
+"""Scope in a new switch ("all_instances", "Stop every instance"): raised on a tool that acts."""
 FLAG = "a true/false switch that"
 """Marks a new boolean parameter whose only signal is a scope word (see severity)."""
 
@@ -522,6 +524,8 @@ def _new_parameter(
             "parameter-added", H, f"new optional parameter {name!r}: its name asks for text", at
         )
     flag = isinstance(schema, dict) and schema.get("type") == "boolean"
+    if flag and not found and _SCOPE.search(text):
+        found = [Signal("capability", tuple(dict.fromkeys(_SCOPE.findall(text))))]
     if found and flag and all(sig.kind == "capability" for sig in found):
         # include_forwarded, include_shared: a switch on what is returned; high on a tool
         # that acts (severity raises it there), where a switch can change the effect.

@@ -11,12 +11,14 @@ folded away, so only differences it understands can vanish.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote
 
 from mcplock_tui.core.canonical import canon_json
 from mcplock_tui.core.model import Reason, Severity
+from mcplock_tui.core.text_delta import text_signals
 from mcplock_tui.core.text_grade import clip, text_reason, title_reason
 
 H, M = Severity.HIGH, Severity.MEDIUM
@@ -265,12 +267,20 @@ def scalar_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> I
         ov = {canon_json(v) for v in o_enum} if isinstance(o_enum, list) else None
         nv = {canon_json(v) for v in n_enum} if isinstance(n_enum, list) else None
         wider = nv is None or (ov is not None and not nv <= ov)
-        yield direction(
+        found = direction(
             wider,
             f"allowed values {'loosened' if wider else 'narrowed'} (enum/const)",
             f"{at}.enum",
             pol,
         )
+        if (
+            found.severity >= H
+            and isinstance(o_enum, list)
+            and isinstance(n_enum, list)
+            and {canon_json(v) for v in o_enum} <= {canon_json(v) for v in n_enum}
+        ):
+            found = _values_added(o_enum, n_enum, f"{at}.enum") or found
+        yield found
     for key in (*STRINGY, "$ref"):
         o, n = a.get(key, ABSENT), b.get(key, ABSENT)
         if canon_json(o if o is not ABSENT else None) == canon_json(n if n is not ABSENT else None):
@@ -306,6 +316,50 @@ def scalar_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> I
         looser = b.get("uniqueItems") is not True
         how = "dropped: duplicates now accepted" if looser else "added: items must now be unique"
         yield direction(looser, f"uniqueItems {how}", f"{at}.uniqueItems", pol)
+
+
+VALUES_ADDED = "allowed values loosened by named values"
+"""Marks an enum that kept its values and gained named ones (severity: high where the
+parameter names where an acting tool's effect goes)."""
+
+
+_IDENT_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|[^\W\d_]+")
+
+
+def _spoken(value: str) -> str:
+    """``all_customers_including_payment`` read as the words it is made of."""
+    return " ".join(_IDENT_PARTS.findall(value)) if value.isascii() else value
+
+
+def _values_added(old: list[Any], new: list[Any], path: str) -> Reason | None:
+    """An enum that kept every value and gained a few plain ones (a new region, a new
+    format): each new value is named and reviewable, not a door to any value. High when a
+    new value's text steers the model; None when the values are not plain."""
+    before = {canon_json(v) for v in old}
+    added = [v for v in new if canon_json(v) not in before]
+    plain = all(
+        v is None or isinstance(v, bool | int | float) or (isinstance(v, str) and len(v) <= 64)
+        for v in added
+    )
+    if not added or len(added) > 20 or not plain:
+        return None
+    words = [_spoken(v) for v in old if isinstance(v, str)]
+    found = text_signals(
+        "\n".join(words), "\n".join(_spoken(v) for v in added if isinstance(v, str))
+    )
+    shown = ", ".join(clip(v, 30) for v in added[:5])
+    if found or any(_SCOPE_VALUE.search(_spoken(v)) for v in added if isinstance(v, str)):
+        why = "; ".join(sig.describe() for sig in found[:3]) or "a scope word"
+        return Reason(WIDE, H, f"{VALUES_ADDED} ({shown}): {why}", path)
+    return Reason(WIDE, M, f"{VALUES_ADDED} ({shown})", path)
+
+
+_SCOPE_VALUE = re.compile(
+    r"\b(?:all|every|any|everything|everyone|entire|public|external|unsafe|raw|root|"
+    r"privileged|unrestricted|force|global|owner|admin)\b",
+    re.IGNORECASE,
+)
+"""A new enum value that widens who or what (``public``, ``all``, ``admin``): high anywhere."""
 
 
 def _limit_words(key: str, old: Any, new: Any, looser: bool) -> str:

@@ -30,7 +30,7 @@ from mcplock_tui.core.model import (
     Severity,
 )
 from mcplock_tui.core.schema_grade import FLAG, schema_reasons
-from mcplock_tui.core.schema_keywords import SWITCHED
+from mcplock_tui.core.schema_keywords import SWITCHED, VALUES_ADDED
 from mcplock_tui.core.text_grade import added_text_reason, classify_text, text_reason, title_reason
 
 __all__ = [
@@ -56,9 +56,9 @@ CATEGORIES: dict[str, str] = {
     "description-removed": "a description was removed",
     "text-cosmetic": "whitespace, punctuation, case or typo-level edit",
     "title-changed": "a title or display name changed (medium when it grows into a sentence)",
-    "parameter-added": "a new parameter or prompt argument (required: high; optional: medium unless its name or description asks for something, or it names where an acting tool's effect goes; a true/false switch whose only signal is a scope word is medium on a tool that only reads)",
+    "parameter-added": "a new parameter or prompt argument (required: high; optional: medium unless its name or description asks for something, or it names where an acting tool's effect goes; a true/false switch whose only signal is a scope word is medium on a tool that only reads, high on one that acts)",
     "parameter-removed": "a parameter or prompt argument was removed",
-    "capability-widened": "required to optional, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, or a union alternative of a type no old alternative had (its fields graded as new optional parameters)",
+    "capability-widened": "required to optional, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, a union alternative of a type no old alternative had (its fields graded as new optional parameters), or an enum that keeps its values and gains plain ones on a tool that only reads (high on a tool that acts, or for a value like all, public or admin)",
     "capability-narrowed": "the opposite of widened",
     "default-changed": "a default or example value changed (high when its new text steers the model, on a parameter that names where an acting tool's effect goes, or when a true/false default flips on a tool that acts)",
     "schema-changed": "another schema keyword changed (low when only the spelling of the same constraints changed, high when a schema is not an object)",
@@ -628,8 +628,10 @@ def _acting_input(reasons: list[Reason], does: list[str]) -> Iterator[Reason]:
     sends = [w for w in does if _SENDS.fullmatch(w)]
     for r in reasons:
         opened = r.category == "capability-widened" and r.message.startswith("opened:")
-        switch = (r.category == "parameter-added" and FLAG in r.message) or (
-            r.category == "default-changed" and SWITCHED in r.message
+        switch = (
+            (r.category == "parameter-added" and FLAG in r.message)
+            or (r.category == "default-changed" and SWITCHED in r.message)
+            or r.message.startswith(VALUES_ADDED)
         )
         if r.severity == M and ((opened and sends) or (does and (_redirects(r) or switch))):
             why = f"on a tool whose own text says it acts ({_named(sends if opened else does)})"

@@ -30,6 +30,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mcplock_tui.core.detectors.decode import runs as decode_runs
@@ -223,8 +224,31 @@ def _distributive(part: list[str], tokens: list[str], start: int) -> list[str]:
     ]
 
 
+_OBLIGES = frozenset(["require", "requires", "requiring", "need", "needs", "needed"])
+"""Words that already said "must": "requires the user's confirmation" retold with "must"."""
 _REWRITE = 0.7
 """Below this share of words kept, an edit is a rewrite rather than a word swap."""
+
+
+def _sentence_span(tokens: list[str], i: int, j: int) -> tuple[int, int]:
+    while i > 0 and tokens[i - 1] not in _SENTENCE_END:
+        i -= 1
+    while j < len(tokens) and (j == 0 or tokens[j - 1] not in _SENTENCE_END):
+        j += 1
+    return i, j
+
+
+def _kept_share(ops: Sequence[tuple[str, int, int, int, int]], a: list[str], b: list[str]) -> float:
+    """Share of words kept in the sentences the edit touched (1.0 when nothing changed):
+    a rewritten sentence next to an untouched one is still a rewrite."""
+    changed = [op for op in ops if op[0] != "equal"]
+    if not changed:
+        return 1.0
+    ai, aj = _sentence_span(a, changed[0][1], changed[-1][2])
+    bi, bj = _sentence_span(b, changed[0][3], changed[-1][4])
+    kept = sum(max(0, min(i2, aj) - max(i1, ai)) for op, i1, i2, _, _ in ops if op == "equal")
+    total = (aj - ai) + (bj - bi)
+    return 2 * kept / total if total else 1.0
 
 
 def _whole_sentences(tokens: list[str], i: int, j: int) -> bool:
@@ -288,10 +312,11 @@ def delta(old: str, new: str) -> Delta:
     # In a rewrite a modal flips only when the new words bring one the old lacked ("must
     # confirm" -> "may confirm"); "must confirm" -> "once they have confirmed" is the same
     # rule in other words, as a removed sentence is.
-    rewrite = out.rewrite = matcher.ratio() < _REWRITE
+    rewrite = out.rewrite = _kept_share(matcher.get_opcodes(), a, b) < _REWRITE
+    obliged = {"must"} if rewrite and _OBLIGES & set(ka) else set()
     for cls in ("negation", "modal", "quantifier", "number"):
         was, now = sorted(before.get(cls, [])), sorted(after.get(cls, []))
-        if cls == "modal" and rewrite and not set(now) - set(was):
+        if cls == "modal" and rewrite and not set(now) - set(was) - obliged:
             continue
         if _flipped(cls, was, now):
             shown_was = " ".join(was)[:40] or "(none)"
@@ -435,8 +460,19 @@ _AUTHORITY = re.compile(
         r"sanctioned",
         r"mandated",
         r"no confirmation",
-        r"without (?:the |their |any )?(?:user'?s? |users' |human'?s? )?(?:asking|confirm\w*|"
-        r"approv\w*|permission|telling|consent|notice|review)",
+        r"without (?:the |their |any |a |an )?(?:\S+'s |\S+s' |\S+ )?(?:asking|confirm\w*|"
+        r"approv\w*|permission|telling|consent|notice|review|prompt(?:ing)?|check(?:ing)?|"
+        r"question(?:ing)?)",
+        r"(?:with|needing|requiring|and) no (?:\S+ )?(?:prompts?|confirmations?|approvals?|"
+        r"checks?|questions?|reviews?|sign-?off)",
+        r"pre-?(?:approv|authori[sz]|clear|confirm|sanction)\w*",
+        r"(?:confirmations?|approvals?|checks?|reviews?|prompts?) (?:is|are|was|were|has been|"
+        r"have been) (?:\S+ )?(?:waived|dispensed with|suspended|lifted|relaxed|not enforced|"
+        r"turned off|disabled|skipped)",
+        r"(?:has|have|had) (?:already )?(?:okayed|ok'?d|approved|authori[sz]ed|cleared|"
+        r"sanctioned|green-?lit|signed off on|blessed)",
+        r"(?:consider|treat|regard|deem|assume)(?: \S+){0,4}? (?:as )?(?:confirmed|approved|"
+        r"authori[sz]ed|cleared|accepted|okayed)",
         r"(?:as|on behalf of|pretending to be|posing as|impersonating) (?:the |a |an )?(?:user'?s? )?"
         r"(?:manager|boss|admin\w*|ceo|owner|support team|it department|security team|"
         r"supervisor|lawyer|bank)",
@@ -669,6 +705,10 @@ _FOREIGN = frozenset(
         *["się", "nie", "że", "przed", "jest", "oraz", "và", "của", "các", "trước", "khi", "không"],
         # Italian, Swahili, Romanian, Hungarian, Finnish, Croatian, Slovak function words
         *["tutti", "tutte", "sempre", "mai", "senza", "dopo", "l'utente", "all'utente"],
+        *["toutes", "tous", "tout", "sans", "au", "aux", "l'utilisateur", "ne", "jamais"],
+        *["toujours", "puis", "aussi", "sin", "todas", "todos", "también", "siempre", "nunca"],
+        *["alle", "ohne", "auch", "immer", "nie", "zonder", "ook", "altijd", "nooit"],
+        *["juga", "dalam", "selalu", "lalu", "kemudian", "agar", "supaya"],
         *["na", "ya", "wa", "za", "kwa", "ni", "zote", "wote", "bila", "kabla", "mtumiaji"],
         *["și", "să", "nu", "pe", "cu", "toate", "utilizatorul", "înainte", "fără"],
         *["az", "egy", "és", "nem", "hogy", "meg", "minden", "előtt", "nélkül"],
@@ -792,6 +832,7 @@ _SAME_ACT = (
     frozenset(["run", "runs", "ran", "running", "execute", "executes", "executed", "exec"]),
     frozenset(["delete", "deletes", "deleted", "remove", "removes", "removed", "erase"]),
     frozenset(["send", "sends", "sent", "email", "emails", "emailed", "mail", "mails"]),
+    frozenset(["post", "posts", "posted", "publish", "publishes", "published"]),
 )
 """Verbs that name one act: "Run the tests" retold as "Executes the tests" adds no power."""
 
