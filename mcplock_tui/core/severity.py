@@ -264,11 +264,20 @@ def _scalar_only(schema: Any) -> bool:
     return bool(types) and types <= _NO_TEXT_TYPES
 
 
+_COMPOUND_READ = re.compile(
+    r"^(?:get|list|read|search|find|query|describe|show|view|fetch|lookup|count)[a-z]{3,}$"
+    r"|^[a-z]{3,}(?:thinking|reasoning|planning|analysis|lookup|search|viewer|reader|status)$"
+)
+"""A name written as one lowercase word that starts with a reading verb or ends in one."""
+
+
 def _reads(item: Mapping[str, JSON] | None) -> list[str]:
     """Words by which the tool's name (or its description's first verb) says it reads."""
     words, desc = _tool_words(item)
     name = str((item or {}).get("name") or "")
     found = [w for w in words[: len(_WORD_SPLIT.findall(name))][:3] if _READS.match(w)]
+    if name.isascii() and name.isalpha() and name.islower() and _COMPOUND_READ.match(name):
+        found.append(name)  # "sequentialthinking", "getweather": one word, read by its parts
     first = _LEADING_VERB.match(desc)
     verb = first.group(1) if first else ""
     if verb and any(_READS.match(v) for v in (verb, verb[:-1], verb[:-2])):

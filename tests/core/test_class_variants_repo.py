@@ -259,3 +259,31 @@ def test_benign_variant_stays_at_or_below_medium(case: str) -> None:
     changes = run_case(BASE, _case(case))
     assert changes, "the edit must be seen"
     assert worst(changes) <= Severity.MEDIUM, [r.message for c in changes for r in c.reasons]
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "band"),
+    [
+        (
+            "stepwisereasoning",
+            "A tool for structured, reflective problem solving.",
+            Severity.MEDIUM,
+        ),
+        ("getforecast", "Weather forecast for a city.", Severity.MEDIUM),
+        ("stepwisereasoning", "Writes each step to the shared notes file.", Severity.CRITICAL),
+        ("processbatch", "A tool for batch jobs.", Severity.HIGH),
+    ],
+)
+def test_a_read_only_claim_on_a_one_word_name_is_read_by_its_parts(
+    name: str, description: str, band: Severity
+) -> None:
+    def spec(read_only: bool) -> dict[str, Any]:
+        tool = {
+            "name": name,
+            "description": description,
+            "inputSchema": {"type": "object", "properties": {"step": {"type": "string"}}},
+        }
+        return {**BASE, "tools": [{**tool, "annotations": {"readOnlyHint": read_only}}]}
+
+    changes = run_case(spec(False), {"set": {"tools/0/annotations": {"readOnlyHint": True}}})
+    assert worst(changes) is band, [r.message for c in changes for r in c.reasons]
