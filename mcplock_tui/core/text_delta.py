@@ -318,6 +318,9 @@ def delta(old: str, new: str) -> Delta:
         was, now = sorted(before.get(cls, [])), sorted(after.get(cls, []))
         if cls == "modal" and rewrite and not set(now) - set(was) - obliged:
             continue
+        if cls == "quantifier" and rewrite:
+            # "one colleague" retold as "a colleague": the article says one as well.
+            was, now = [w for w in was if w != "one"], [w for w in now if w != "one"]
         if _flipped(cls, was, now):
             shown_was = " ".join(was)[:40] or "(none)"
             shown_now = " ".join(now)[:40] or "(none)"
@@ -466,6 +469,8 @@ _AUTHORITY = re.compile(
         r"(?:with|needing|requiring|and) no (?:\S+ )?(?:prompts?|confirmations?|approvals?|"
         r"checks?|questions?|reviews?|sign-?off)",
         r"pre-?(?:approv|authori[sz]|clear|confirm|sanction)\w*",
+        r"auto-?(?:approv|confirm|accept|authori[sz])\w*",
+        r"(?:per|by|under) (?:the |our |your |this )?(?:\S+ )?polic(?:y|ies)",
         r"(?:confirmations?|approvals?|checks?|reviews?|prompts?) (?:is|are|was|were|has been|"
         r"have been) (?:\S+ )?(?:waived|dispensed with|suspended|lifted|relaxed|not enforced|"
         r"turned off|disabled|skipped)",
@@ -841,6 +846,43 @@ def _same_act(word: str, d: Delta) -> bool:
     return any(word in group and group & d.old_keys for group in _SAME_ACT)
 
 
+_CONSENT_WORD = re.compile(
+    r"\b(?:confirm\w*|approv\w*|consent\w*|review\w*|permission\w*|authori[sz]\w*|sign-?off|"
+    r"signed off|ok|okay\w*|go-?ahead|check(?:ing|s)? (?:with|back)|trust(?:s|ed|ing)?|"
+    r"verification|double-check\w*)\b"
+)
+_DISMISSED = re.compile(
+    r"\b(?:already|not (?:necessary|needed|required)|no (?:need|longer)|without|unnecessary|"
+    r"needless|implied|implicit|assumed|waived|"
+    r"blanket|standing|auto-\w+|automatic(?:ally)?|by default|count(?:s|ed)? as|considered|"
+    r"deemed|upstream|beforehand|in advance|happened|covered|taken care of|on its own|"
+    r"on file|pre-\w+)\b"
+)
+_GATED = re.compile(
+    r"\b(?:only (?:after|once|when|if)|until|unless|before|must|needs? to|ask|asks|requires?|"
+    r"wait(?:s)? for|cannot|can't|do not|don't|never \w+ (?:before|without))\b"
+)
+_BY_OTHER = re.compile(r"\b(?:already )?(?:confirm|approv|review)\w* by (?:the |a |an )?(?!user)")
+
+
+def _waived_consent(sentences: list[str], added: set[str]) -> list[str]:
+    """A new sentence that talks of confirmation, review or trust and waves it away ("the
+    review has already happened", "drafts count as reviewed", "a blanket OK"), unless it
+    is a gate ("only after the user has reviewed", "cannot ... without approval") or says
+    who confirmed some data ("already confirmed by the venue")."""
+    out: list[str] = []
+    for sentence in sentences:
+        words = {_key(w) for w in _TOKEN.findall(sentence)}
+        consent, waved = _CONSENT_WORD.search(sentence), _DISMISSED.search(sentence)
+        if not consent or not waved or not words & added:
+            continue
+        if _GATED.search(sentence) or _BY_OTHER.search(sentence):
+            continue
+        if _touches(consent.group(0), added) or _touches(waved.group(0), added):
+            out.append(f"{consent.group(0)} … {waved.group(0)}")
+    return out
+
+
 def _sequence_hits(text: str) -> list[str]:
     """Sequencing, except acting after the user has confirmed: that is the consent gate."""
     out: list[str] = []
@@ -957,7 +999,19 @@ def _language(added: list[str], names: frozenset[str] = frozenset()) -> list[str
     # sentence has fewer of them than words with marks.
     if len(marked) >= 2 and len(marked) >= _MARKED_SHARE * len(letters) and english < len(marked):
         return marked
+    # Function words and marked words together: a short Turkish or Czech sentence may have
+    # too few of either alone.
+    evidence = list(dict.fromkeys([*foreign_words(letters), *marked]))
+    if len(evidence) >= 2 and len(evidence) >= _EVIDENCE_SHARE * len(letters) > english:
+        return evidence
     return []
+
+
+_EVIDENCE_SHARE = 0.25
+
+
+def foreign_words(letters: list[str]) -> list[str]:
+    return [w for w in letters if w in _FOREIGN]
 
 
 _LOANWORDS = frozenset(
@@ -1065,6 +1119,9 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
             found = [h for h in _hits(pattern, live) if _touches(h, added)]
         if found:
             out.append(Signal(kind, tuple(dict.fromkeys(found))))
+    waived = _waived_consent(d.context, added)
+    if waived:
+        out.append(Signal("authority", tuple(waived)))
     always = [m.group(0) for m in _ALWAYS.finditer(text) if _touches(m.group(0), added)]
     if always:
         out.append(Signal("directive", tuple(always)))
