@@ -344,9 +344,8 @@ def _values_added(old: list[Any], new: list[Any], path: str) -> Reason | None:
     if not added or len(added) > 20 or not plain:
         return None
     words = [_spoken(v) for v in old if isinstance(v, str)]
-    found = text_signals(
-        "\n".join(words), "\n".join(_spoken(v) for v in added if isinstance(v, str))
-    )
+    said = "\n".join(f"value {_spoken(v)}" for v in added if isinstance(v, str))  # labels
+    found = text_signals("\n".join(words), said)
     shown = ", ".join(clip(v, 30) for v in added[:5])
     if found or any(_SCOPE_VALUE.search(_spoken(v)) for v in added if isinstance(v, str)):
         why = "; ".join(sig.describe() for sig in found[:3]) or "a scope word"

@@ -128,7 +128,7 @@ def _shown(value: Any) -> str:
 
 _WORD_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
 _ACTS = re.compile(
-    r"\b(?:writes?|writing|close[sd]?|closing|edit(?:s|ing)?|create[sd]?|creating|update[sd]?|updating|delete[sd]?|"
+    r"\b(?:writes?|writing|close[sd]?|closing|export(?:s|ing)?|edit(?:s|ing)?|create[sd]?|creating|update[sd]?|updating|delete[sd]?|"
     r"deleting|remove[sd]?|removing|move[sd]?|moving|rename[sd]?|send(?:s|ing)?|sent|post(?:s|ing)?|"
     r"push(?:es|ing)?|upload(?:s|ing)?|execute[sd]?|executing|exec|run(?:s|ning)?|install(?:s|ing)?|"
     r"modif(?:y|ies|ying)|overwrite[sd]?|insert(?:s|ing)?|drop(?:s|ping)?|kill(?:s|ing)?|"
@@ -617,7 +617,9 @@ def _redirects(reason: Reason) -> bool:
     parts = reason.path.split(".")
     if reason.category == "parameter-added":
         name = parts[-1]
-    elif reason.category == "default-changed" and "properties" in parts[:-1]:
+    elif (
+        reason.category == "default-changed" or reason.message.startswith(VALUES_ADDED)
+    ) and "properties" in parts[:-1]:
         last = max(i for i, part in enumerate(parts[:-1]) if part == "properties")
         name = parts[last + 1]
     else:
@@ -640,7 +642,7 @@ def _acting_input(reasons: list[Reason], does: list[str]) -> Iterator[Reason]:
         switch = (
             (r.category == "parameter-added" and FLAG in r.message)
             or (r.category == "default-changed" and SWITCHED in r.message)
-            or r.message.startswith(VALUES_ADDED)
+            or (r.message.startswith(VALUES_ADDED) and _redirects(r))
         )
         if r.severity == M and ((opened and sends) or (does and (_redirects(r) or switch))):
             why = f"on a tool whose own text says it acts ({_named(sends if opened else does)})"

@@ -208,9 +208,13 @@ _UNITS = frozenset({"page", "row", "line", "batch", "chunk", "step", "part", "co
 _COMPARED = frozenset(["more", "less", "fewer", "later", "earlier", "greater", "longer"])
 
 
-def _distributive(part: list[str], tokens: list[str], start: int) -> list[str]:
+def _distributive(
+    part: list[str], tokens: list[str], start: int, gated: frozenset[int] = frozenset()
+) -> list[str]:
     """Words that only look like a quantifier or negation: "each with name and company" (an
-    item's shape), "each other", "on each page" (a unit), "no more than 50" (a limit)."""
+    item's shape), "each other", "on each page" (a unit), "no more than 50" (a limit), and
+    a quantifier in a sentence that gates the act on the user ("before any write, get the
+    user's go-ahead": it widens the gate, not the act)."""
     at = range(start, start + len(part))
     nxt = [tokens[i + 1] if i + 1 < len(tokens) else "" for i in at]
     nxt2 = [tokens[i + 2] if i + 2 < len(tokens) else "" for i in at]
@@ -221,6 +225,7 @@ def _distributive(part: list[str], tokens: list[str], start: int) -> list[str]:
         and not (w == "one" and n == "another")
         and not (w in ("no", "not") and n in _COMPARED and n2 == "than")
         and not (w == "many" and i > 0 and tokens[i - 1] == "how")
+        and not (i in gated and _CLASSES.get(_key(w)) == "quantifier")
     ]
 
 
@@ -228,6 +233,44 @@ _OBLIGES = frozenset(["require", "requires", "requiring", "need", "needs", "need
 """Words that already said "must": "requires the user's confirmation" retold with "must"."""
 _REWRITE = 0.7
 """Below this share of words kept, an edit is a rewrite rather than a word swap."""
+
+
+_GATE_SENTENCE = re.compile(
+    r"\b(?:ask|asks|asking|confirm\w*|check with|approval|go-?ahead|consent|permission|"
+    r"sign-?off)\b"
+)
+_PERSON = re.compile(r"\b(?:users?|user's|operators?|owners?|humans?|requesters?|customers?)\b")
+
+
+def _gate_positions(tokens: list[str]) -> frozenset[int]:
+    """Token positions inside sentences that make the act wait for a person's consent."""
+    out: set[int] = set()
+    start = 0
+    for i, tok in enumerate([*tokens, "\n"]):
+        if tok in _SENTENCE_END:
+            text = " ".join(tokens[start:i])
+            if _GATE_SENTENCE.search(text) and _PERSON.search(text):
+                out.update(range(start, i))
+            start = i + 1
+    return frozenset(out)
+
+
+_VERSION_NOUNS = frozenset({
+    "schema", "version", "api", "release", "edition", "rev", "revision", "build", "protocol",
+    "v", "model", "spec", "draft", "python", "node", "level",
+})  # fmt: skip
+
+
+def _counts(part: list[str], tokens: list[str], start: int) -> list[str]:
+    """The words of a part that may be counts: "schema 12" and a year are names, not counts."""
+    out: list[str] = []
+    for i, w in zip(range(start, start + len(part)), part, strict=True):
+        if w.isdigit() and (
+            (i > 0 and tokens[i - 1] in _VERSION_NOUNS) or (len(w) == 4 and w[:2] in ("19", "20"))
+        ):
+            continue
+        out.append(w)
+    return out
 
 
 def _sentence_span(tokens: list[str], i: int, j: int) -> tuple[int, int]:
@@ -274,6 +317,8 @@ def delta(old: str, new: str) -> Delta:
         return out
     ka, kb = [_key(w) for w in a], [_key(w) for w in b]
     out.old_keys = set(ka)
+    gated = _gate_positions(b)
+    affixes: list[str] = []
     gone: list[str] = []
     came: list[str] = []
     gone_numbers: list[str] = []
@@ -294,13 +339,13 @@ def delta(old: str, new: str) -> Delta:
             # it flips nothing that was there; the clause is still read for signals.
             new_part = [w for w in new_part if _CLASSES.get(_key(w)) != "negation"]
         gone.extend(_distributive(old_part, a, i1))
-        came.extend(_distributive(new_part, b, j1))
+        came.extend(_distributive(new_part, b, j1, gated))
         if op == "replace" and len(old_part) == len(new_part):
             leading = j1 == 0 or b[j1 - 1] in _SENTENCE_END
-            out.flips.extend(_affix_flips(old_part, new_part, leading))
-        gone_numbers.extend(old_part)
+            affixes.extend(_affix_flips(old_part, new_part, leading))
+        gone_numbers.extend(_counts(old_part, a, i1))
         if op == "replace":
-            came_numbers.extend(new_part)  # an inserted example ("e.g. 1, 2") is no flip
+            came_numbers.extend(_counts(new_part, b, j1))  # an inserted example is no flip
     # A number the other text also has moved with its sentence ("up to 25" -> "at most 25
     # matches"): only a value one side lacks is a changed count.
     old_numbers = set(_bag(a, True).get("number", []))
@@ -313,6 +358,8 @@ def delta(old: str, new: str) -> Delta:
     # confirm" -> "may confirm"); "must confirm" -> "once they have confirmed" is the same
     # rule in other words, as a removed sentence is.
     rewrite = out.rewrite = _kept_share(matcher.get_opcodes(), a, b) < _REWRITE
+    if not rewrite:  # "Run ... return" retold as "Executes ... returns": a verb, not a count
+        out.flips.extend(affixes)
     obliged = {"must"} if rewrite and _OBLIGES & set(ka) else set()
     for cls in ("negation", "modal", "quantifier", "number"):
         was, now = sorted(before.get(cls, [])), sorted(after.get(cls, []))
@@ -470,6 +517,12 @@ _AUTHORITY = re.compile(
         r"checks?|questions?|reviews?|sign-?off)",
         r"pre-?(?:approv|authori[sz]|clear|confirm|sanction)\w*",
         r"auto-?(?:approv|confirm|accept|authori[sz])\w*",
+        r"nothing (?:to|needs to be|that needs) (?:confirm|approv|review|check|ask)\w*",
+        r"silence (?:\S+ ){0,4}?(?:means|counts as|is|equals) (?:a )?(?:yes|consent|approval|"
+        r"agreement|ok)",
+        r"(?:prefers?|wants?|likes?|asked|chose) (?:not to be|never to be|to not be|not being) "
+        r"(?:asked|prompted|bothered|consulted|interrupted|checked with)",
+        r"(?:doesn't|does not|don't|do not) want to be (?:asked|prompted|bothered|consulted)",
         r"(?:per|by|under) (?:the |our |your |this )?(?:\S+ )?polic(?:y|ies)",
         r"(?:confirmations?|approvals?|checks?|reviews?|prompts?) (?:is|are|was|were|has been|"
         r"have been) (?:\S+ )?(?:waived|dispensed with|suspended|lifted|relaxed|not enforced|"
@@ -856,13 +909,17 @@ _DISMISSED = re.compile(
     r"needless|implied|implicit|assumed|waived|"
     r"blanket|standing|auto-\w+|automatic(?:ally)?|by default|count(?:s|ed)? as|considered|"
     r"deemed|upstream|beforehand|in advance|happened|covered|taken care of|on its own|"
-    r"on file|pre-\w+)\b"
+    r"on file|pre-\w+|was|were|has been|have been|had been)\b"
 )
 _GATED = re.compile(
     r"\b(?:only (?:after|once|when|if)|until|unless|before|must|needs? to|ask|asks|requires?|"
     r"wait(?:s)? for|cannot|can't|do not|don't|never \w+ (?:before|without))\b"
 )
-_BY_OTHER = re.compile(r"\b(?:already )?(?:confirm|approv|review)\w* by (?:the |a |an )?(?!user)")
+_BY_OTHER = re.compile(
+    r"\b(?:already )?(?:confirm|approv|review)\w* by (?:the |a |an )?(?!user)"
+    r"|\b(?:that|which|whether|if|when|who) (?:\S+ ){0,3}?(?:was|were|has been|have been|"
+    r"had been)\b"
+)
 
 
 def _waived_consent(sentences: list[str], added: set[str]) -> list[str]:
@@ -889,14 +946,20 @@ def _sequence_hits(text: str) -> list[str]:
     for m in _SEQUENCE.finditer(text):
         hit = m.group(0)
         gate = hit.startswith("after") and hit.endswith("the user")
-        if not (gate and _CONSENTED.match(text, m.end())):
-            out.append(hit.strip())
+        if gate and _CONSENTED.match(text, m.end()):
+            continue
+        start = text.rfind("\n", 0, m.start()) + 1
+        end = text.find("\n", m.end())
+        sentence = text[start : end if end >= 0 else len(text)]
+        if "user" not in hit and _GATE_SENTENCE.search(sentence) and _PERSON.search(sentence):
+            continue  # "before any write, get the user's go-ahead": the order is the gate
+        out.append(hit.strip())
     return out
 
 
 _DETERMINER = frozenset(
     # "field" is how a parameter's name is read (``send_at`` -> "field send at"): a label.
-    ["field", "of", "for", "with", "by", "per", "from", "in", "on", "about", "without"]
+    ["field", "value", "of", "for", "with", "by", "per", "from", "in", "on", "about", "without"]
 ) | frozenset(
     [
         "a",
