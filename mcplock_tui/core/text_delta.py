@@ -45,6 +45,14 @@ _TOKEN = re.compile(
 )
 """``v2.3`` is one token: a version is an identifier, not a sentence end and a count."""
 _SENTENCE_END = frozenset(".!?;:\n")
+_WHO = (
+    r"(?:users?|customers?|travell?ers?|operators?|requesters?|owners?|members?|"
+    r"patients?|buyers?|guests?|callers?|humans?|person|people|account holders?|employees?|"
+    r"passengers?|subscribers?|visitors?|recipients?)(?:'s|s')?"
+)
+"""Whoever the server's own text says must consent: the user, the traveller, the operator
+(not "client": in MCP that is the software asking).
+"""
 
 
 def _fold(text: str) -> str:
@@ -236,10 +244,10 @@ _REWRITE = 0.7
 
 
 _GATE_SENTENCE = re.compile(
-    r"\b(?:ask|asks|asking|confirm\w*|check with|approval|go-?ahead|consent|permission|"
-    r"sign-?off)\b"
+    r"\b(?:ask|asks|asking|confirm\w*|check with|approv\w*|go-?ahead|consent|permission|"
+    r"sign-?off|say yes|says yes|a yes|wait for)\b"
 )
-_PERSON = re.compile(r"\b(?:users?|user's|operators?|owners?|humans?|requesters?|customers?)\b")
+_PERSON = re.compile(r"\b" + _WHO + r"\b")
 
 
 def _gate_positions(tokens: list[str]) -> frozenset[int]:
@@ -394,7 +402,7 @@ _ADDRESSEE = re.compile(
         r"your (?:\S+ )?(?:instructions?|prompts?|system|context|memory|rules|guidelines|"
         r"tasks?|responses?|answers?|replies|reply|output|conversations?|messages?|tools|"
         r"previous|next|role|training|reasoning|thoughts|creators?|developers?|operators?|"
-        r"policy|policies|behaviou?r|goals?|directives?|orders?|job)",
+        r"policy|policies|behaviou?r|goals?|directives?|orders?|job|discretion|judge?ment|own)",
         r"yours",
         r"yourself",
         r"you're",
@@ -452,6 +460,7 @@ _FILL = re.compile(
 )
 _ACTION = re.compile(
     r"\b(?:close[sd]?|delete[sd]?|remove[sd]?|write[s]?|send[s]?|post[s]?|push(?:es)?|"
+    r"hold[s]?|reserve[s]?|book[s]?|buy[s]?|purchase[s]?|subscribe[s]?|"
     r"upload[s]?|modif(?:y|ies)|overwrite[s]?|move[s]?|rename[s]?|merge[s]?|install[s]?|"
     r"run[s]?|kill[s]?|drop[s]?|publish(?:es)?|transfer[s]?|approve[s]?|revoke[s]?|"
     r"grant[s]?|cancel[s]?|archive[s]?|purge[s]?|wipe[s]?|reset[s]?|charge[s]?|refund[s]?)\b"
@@ -469,10 +478,12 @@ _HARVEST = re.compile(
 )
 _ALWAYS = re.compile(r"\b(?:always|never)\s+(?!be\b|been\b)([a-z]+)(?<!s)\b")
 _CONDITION = re.compile(
-    r"\b(?:if|when|whenever|once|unless|in case)\b(?:\s+\S+){0,4}?\s+(?:the )?(?:users?|customers?|human|they|someone)\b"
+    r"\b(?:if|when|whenever|once|unless|in case)\b(?:\s+\S+){0,4}?\s+(?:the )?(?:"
+    + _WHO
+    + r"|they|someone)\b"
     # "once the user has confirmed" gates the act on consent: it steers nothing.
     r"(?!\s+(?:has |have |had )?(?:confirm|approv|review|accept|agree|consent|sign|okay)\w*)"
-    r"|\b(?:users?|customers?) (?:asks?|says?|mentions?|requests?|wants?|types?)\b"
+    r"|\b" + _WHO + r" (?:asks?|says?|mentions?|requests?|wants?|types?)\b"
 )
 _SEQUENCE = re.compile(
     r"\b(?:before|after|prior to|instead of)\s+(?:\S+\s+){0,2}?(?:call|calling|use|using|answer|"
@@ -506,17 +517,22 @@ _AUTHORITY = re.compile(
         r"developer (?:message|instructions?)",
         r"takes? precedence",
         r"priority over",
-        r"trusted",
+        r"(?:is|are|was|were|be|been|as) (?:a |an )?(?:fully |completely |highly )?trusted",
+        r"trusted (?:by|tool|server|source|instructions?|content)",
         r"sanctioned",
         r"mandated",
         r"no confirmation",
         r"without (?:the |their |any |a |an )?(?:\S+'s |\S+s' |\S+ )?(?:asking|confirm\w*|"
         r"approv\w*|permission|telling|consent|notice|review|prompt(?:ing)?|check(?:ing)?|"
-        r"question(?:ing)?)",
+        r"question(?:ing)?|waiting|a yes)",
         r"(?:with|needing|requiring|and) no (?:\S+ )?(?:prompts?|confirmations?|approvals?|"
         r"checks?|questions?|reviews?|sign-?off)",
         r"pre-?(?:approv|authori[sz]|clear|confirm|sanction)\w*",
         r"auto-?(?:approv|confirm|accept|authori[sz])\w*",
+        r"(?:signals?|impl(?:y|ies)|means|constitutes?|counts? as|is taken as|amounts? to) "
+        r"(?:\S+ ){0,2}?(?:acceptance|consent|approval|agreement|a yes|permission)",
+        r"(?:doesn't|does not|don't|do not|needn't|need not) (?:need to |have to )?(?:see|approve|"
+        r"confirm|know|review|check|be (?:asked|told|shown|consulted|notified|informed))",
         r"nothing (?:to|needs to be|that needs) (?:confirm|approv|review|check|ask)\w*",
         r"silence (?:\S+ ){0,4}?(?:means|counts as|is|equals) (?:a )?(?:yes|consent|approval|"
         r"agreement|ok)",
@@ -558,7 +574,7 @@ _AUTHORITY = re.compile(
         r"approvals?|consent|reviews?|sign-?off|permission)",
         r"(?:requires?|needs?) no (?:\S+ )?(?:confirm\w*|approvals?|consent|reviews?|sign-?off|"
         r"permission)",
-        r"assume (?:that )?(?:the |a |an )?(?:users?|customers?|requesters?|owners?|they|he|she)"
+        r"assume (?:that )?(?:the |a |an )?(?:" + _WHO + r"|they|he|she)"
         r" (?:\S+ )?(?:agrees?|approves?|consents?|accepts?|is fine|are fine|is ok|are ok|wants?)",
         r"(?:confirmations?|approvals?|consent|permissions?|authori[sz]ations?|sign-?off|ok|"
         r"okay|go-?ahead|say-?so|blessing)(?: \S+){0,3}? (?:is|are|was|were|has been|have been)"
@@ -902,21 +918,22 @@ def _same_act(word: str, d: Delta) -> bool:
 _CONSENT_WORD = re.compile(
     r"\b(?:confirm\w*|approv\w*|consent\w*|review\w*|permission\w*|authori[sz]\w*|sign-?off|"
     r"signed off|ok|okay\w*|go-?ahead|check(?:ing|s)? (?:with|back)|trust(?:s|ed|ing)?|"
-    r"verification|double-check\w*)\b"
+    r"verification|double-check\w*|(?:a|the|their|his|her|\S+'s) yes)\b"
 )
 _DISMISSED = re.compile(
     r"\b(?:already|not (?:necessary|needed|required)|no (?:need|longer)|without|unnecessary|"
     r"needless|implied|implicit|assumed|waived|"
     r"blanket|standing|auto-\w+|automatic(?:ally)?|by default|count(?:s|ed)? as|considered|"
     r"deemed|upstream|beforehand|in advance|happened|covered|taken care of|on its own|"
-    r"on file|pre-\w+|was|were|has been|have been|had been)\b"
+    r"on file|pre-\w+|was|were|has been|have been|had been|recorded|logged|stored|captured|"
+    r"collected|obtained|afterwards|later|after the fact|retroactively)\b"
 )
 _GATED = re.compile(
     r"\b(?:only (?:after|once|when|if)|until|unless|before|must|needs? to|ask|asks|requires?|"
     r"wait(?:s)? for|cannot|can't|do not|don't|never \w+ (?:before|without))\b"
 )
 _BY_OTHER = re.compile(
-    r"\b(?:already )?(?:confirm|approv|review)\w* by (?:the |a |an )?(?!user)"
+    r"\b(?:already )?(?:confirm|approv|review)\w* by (?:the |a |an )?(?!" + _WHO + r")"
     r"|\b(?:that|which|whether|if|when|who) (?:\S+ ){0,3}?(?:was|were|has been|have been|"
     r"had been)\b"
 )
@@ -937,6 +954,23 @@ def _waived_consent(sentences: list[str], added: set[str]) -> list[str]:
             continue
         if _touches(consent.group(0), added) or _touches(waved.group(0), added):
             out.append(f"{consent.group(0)} … {waved.group(0)}")
+    return out
+
+
+_GATE_BEFORE = re.compile(
+    r"\b(?:once|after|until|unless|if|when|only when|before)(?:\s+\S+){0,3}\s*$"
+)
+_PAST_CLAIM = re.compile(r"^(?:has|have|had) ")
+
+
+def _claim_hits(text: str) -> list[str]:
+    """Authority claims, except "once the traveller has approved": that is the gate."""
+    out: list[str] = []
+    for m in _AUTHORITY.finditer(text):
+        hit = m.group(0)
+        if _PAST_CLAIM.match(hit) and _GATE_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
+            continue
+        out.append(hit.strip())
     return out
 
 
@@ -1178,6 +1212,8 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
             found = [h for h in hits if _touches(h, fresh)]
         elif pattern is _SEQUENCE:
             found = [h for h in _sequence_hits(live) if _touches(h, added)]
+        elif pattern is _AUTHORITY:
+            found = [h for h in _claim_hits(live) if _touches(h, added)]
         else:
             found = [h for h in _hits(pattern, live) if _touches(h, added)]
         if found:
