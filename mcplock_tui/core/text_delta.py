@@ -281,6 +281,26 @@ def _counts(part: list[str], tokens: list[str], start: int) -> list[str]:
     return out
 
 
+_EFFECTS = frozenset({
+    "leave", "leaves", "share", "shares", "send", "sends", "store", "stores", "modify",
+    "modifies", "change", "changes", "write", "writes", "delete", "deletes", "expose",
+    "exposes", "side", "effect", "effects", "affect", "affects", "persist", "persists",
+    "leak", "leaks", "alter", "alters", "touch", "touches", "retain", "retains", "keep",
+})  # fmt: skip
+
+
+def _restrictive(tokens: list[str], negations: set[str]) -> bool:
+    """Every new negation in the text denies an effect ("never leaves", "without side
+    effects", "does not modify"): a restriction told another way, not a permission."""
+    for i, tok in enumerate(tokens):
+        k = _SYNONYMS.get(_key(tok), _key(tok))
+        if _CLASSES.get(_key(tok)) == "negation" and k in negations:
+            ahead = {_key(t) for t in tokens[i + 1 : i + 4]}
+            if not ahead & _EFFECTS:
+                return False
+    return True
+
+
 def _sentence_span(tokens: list[str], i: int, j: int) -> tuple[int, int]:
     while i > 0 and tokens[i - 1] not in _SENTENCE_END:
         i -= 1
@@ -373,6 +393,9 @@ def delta(old: str, new: str) -> Delta:
         was, now = sorted(before.get(cls, [])), sorted(after.get(cls, []))
         if cls == "modal" and rewrite and not set(now) - set(was) - obliged:
             continue
+        gained, lost = set(now) - set(was), set(was) - set(now)
+        if cls == "negation" and rewrite and gained and not lost and _restrictive(b, gained):
+            continue  # "stays inside the system" retold as "never leaves the system"
         if cls == "quantifier" and rewrite:
             # "one colleague" retold as "a colleague": the article says one as well.
             was, now = [w for w in was if w != "one"], [w for w in now if w != "one"]
@@ -529,6 +552,8 @@ _AUTHORITY = re.compile(
         r"checks?|questions?|reviews?|sign-?off)",
         r"pre-?(?:approv|authori[sz]|clear|confirm|sanction)\w*",
         r"auto-?(?:approv|confirm|accept|authori[sz])\w*",
+        _WHO + r" (?:have |has |had )?(?:already )?(?:accepted|agreed|consented|approved|"
+        r"allowed|authori[sz]ed|okayed|opted in)",
         r"(?:signals?|impl(?:y|ies)|means|constitutes?|counts? as|is taken as|amounts? to) "
         r"(?:\S+ ){0,2}?(?:acceptance|consent|approval|agreement|a yes|permission)",
         r"(?:doesn't|does not|don't|do not|needn't|need not) (?:need to |have to )?(?:see|approve|"
@@ -958,9 +983,11 @@ def _waived_consent(sentences: list[str], added: set[str]) -> list[str]:
 
 
 _GATE_BEFORE = re.compile(
-    r"\b(?:once|after|until|unless|if|when|only when|before)(?:\s+\S+){0,3}\s*$"
+    r"\b(?:once|after|until|unless|if|when|only when|before|whether|that|which)"
+    r"(?:\s+\S+){0,3}\s*$"
 )
 _PAST_CLAIM = re.compile(r"^(?:has|have|had) ")
+_PERSON_ACT = re.compile(_WHO + r" ")
 
 
 def _claim_hits(text: str) -> list[str]:
@@ -968,7 +995,8 @@ def _claim_hits(text: str) -> list[str]:
     out: list[str] = []
     for m in _AUTHORITY.finditer(text):
         hit = m.group(0)
-        if _PAST_CLAIM.match(hit) and _GATE_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
+        past = _PAST_CLAIM.match(hit) or _PERSON_ACT.match(hit)
+        if past and _GATE_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
             continue
         out.append(hit.strip())
     return out
@@ -1204,7 +1232,7 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
         ("harvest", _HARVEST),
         ("capability", _ACTION),
     ):
-        if kind == "capability":  # a scope word counts only when the old text lacked it
+        if kind in ("capability", "harvest"):  # a scope word counts if the old text lacked it
             fresh = {w for w in added if not _stems(w) & d.old_keys and not _same_act(w, d)}
             if pattern is _ACTION and d.rewrite and any(map(_ACTED.fullmatch, d.old_keys)):
                 continue  # "E-mails a statement" retold as "Sends a statement by e-mail"

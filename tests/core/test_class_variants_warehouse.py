@@ -5,9 +5,8 @@ Measured once before any change made for them: 19 of 25 attacks reached high (co
 to be asked"; a destination URL on an exporting tool; a confirmation rule dropped in a
 rewrite) and 4 of 18 benign edits went above medium ("schema 12" -> "schema 13", a
 rewrite saying "without side effects", "before any write, get the user's go-ahead", a
-folder enum gaining "archive"). Two stay open and are marked: a rewrite that drops the
-confirmation sentence is a removed sentence (medium by rule), and "without side effects"
-is a new negation.
+folder enum gaining "archive"). One stays open and is marked: a rewrite that drops the
+confirmation sentence is a removed sentence (medium by rule).
 """
 
 from __future__ import annotations
@@ -172,7 +171,6 @@ BENIGN: dict[str, dict[str, Any]] = {
 OPEN = {
     "rewrite-insert-no-confirm": "a confirmation rule dropped in a rewrite is a removed "
     "sentence, medium by rule; the detectors do not see it either",
-    "rewrite-query": "'read-only' retold as 'without side effects' adds a negation",
 }
 
 
