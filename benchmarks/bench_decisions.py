@@ -16,9 +16,10 @@ import time
 from pathlib import Path
 
 from mcplock_tui.core.diff import diff_surfaces
+from mcplock_tui.core.review import Action
 from mcplock_tui.core.surface import build_surface
 from mcplock_tui.decisions import decide, pin_new
-from mcplock_tui.evidence_verify import verify_log
+from mcplock_tui.evidence.verify import verify_log
 from mcplock_tui.storage import read_lockfile
 
 
@@ -62,7 +63,7 @@ def main() -> None:
                 if c.name == f"tool_{n}"
             )
             start = time.perf_counter()
-            decide(lock_path, [change], "accept", live={"bench": live})  # type: ignore[dict-item]
+            decide(lock_path, [change], Action.ACCEPT, live={"bench": live})  # type: ignore[dict-item]
             times.append(time.perf_counter() - start)
         start = time.perf_counter()
         result = verify_log(lock_path, read_lockfile(lock_path))

@@ -12,7 +12,7 @@ import argparse
 import statistics
 import time
 
-from mcplock_tui.tui.widgets.field_diff import line_rows
+from mcplock_tui.tui.render.field_diff import line_rows
 
 SIZES = (10_000, 30_000, 100_000, 300_000, 1_000_000)
 

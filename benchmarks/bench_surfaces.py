@@ -17,12 +17,14 @@ from collections.abc import Callable
 from typing import Any
 
 from mcplock_tui.cli.render import make_console, render_change, render_report
-from mcplock_tui.core.analysis import Report, analyze
+from mcplock_tui.core.analysis import analyze
 from mcplock_tui.core.diff import diff_surfaces
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.groups import change_order, group_changes
 from mcplock_tui.core.hosts import surface_hosts
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
-from mcplock_tui.core.model import CaptureResult, Surface
+from mcplock_tui.core.model import CaptureResult, Severity, Surface
+from mcplock_tui.core.report import Report
 from mcplock_tui.core.surface import build_surface
 
 
@@ -103,7 +105,8 @@ def main() -> None:
     t_hosts = median(lambda: surface_hosts(big), args.repeat)
     print(f"surface_hosts over {args.tools} tools: {t_hosts * 1000:.1f} ms ({len(hosts)} hosts)")
 
-    added = diff_surfaces("s", surface([], []), big)  # ungraded: grouping cost alone
+    # Every change at one band: the cost of grouping and sorting alone, without grading.
+    added = [GradedChange(c, Severity.MEDIUM) for c in diff_surfaces("s", surface([], []), big)]
     t_group = median(lambda: (group_changes(added), sorted(added, key=change_order)), args.repeat)
     print(
         f"group_changes + natural sort over {len(added)} changes: {t_group * 1000:.1f} ms "

@@ -54,13 +54,13 @@ def imports() -> dict[str, Any]:
     with stage("import: core (analysis, lockfile)"):
         from mcplock_tui.core import lockfile as lf
         from mcplock_tui.core.analysis import analyze, foreign_for
-        from mcplock_tui.core.grade import GradeContext, scan_surface
+        from mcplock_tui.core.grading.grade import GradeContext, scan_surface
     with stage("import: storage (tomli_w)"):
         from mcplock_tui import storage
     with stage("import: rich (render)"):
         from mcplock_tui.cli import render
     with stage("import: evidence (cryptography)"):
-        from mcplock_tui import evidence
+        from mcplock_tui.evidence import records as evidence
     del render
     return {
         "capture_sync": capture_sync,
@@ -116,7 +116,7 @@ def check_flow(m: dict[str, Any], folder: Path, spec: Any, path: Path) -> None:
     with stage("check: diff + grading + detectors"):
         report = m["analyze"](lock, captures, configured=["s0"])
     with stage("check: JSON report"):
-        from mcplock_tui.core.report import to_json
+        from mcplock_tui.core.formats.json_report import to_json
 
         json.dumps(to_json(report, "mcplock.lock"), indent=2, ensure_ascii=True)
 

@@ -21,15 +21,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
 
 from mcplock_tui.core import review
 from mcplock_tui.core.diff import Change
 from mcplock_tui.core.lockfile import Lockfile, LogHead, ServerPin
 from mcplock_tui.core.model import Surface
-from mcplock_tui.core.review import Decision
+from mcplock_tui.core.review import Action, Decision
+from mcplock_tui.core.verdict import Explained
 from mcplock_tui.errors import DecisionError
-from mcplock_tui.evidence import (
+from mcplock_tui.evidence.records import (
     KEY_DIR,
     EvidenceError,
     EvidencePaths,
@@ -40,10 +40,9 @@ from mcplock_tui.evidence import (
     record_hash,
     signing_key,
 )
-from mcplock_tui.evidence_verify import read_log
+from mcplock_tui.evidence.verify import read_log
 from mcplock_tui.storage import exclusive_lock, loads, read_bytes_nofollow, write_lockfile
 
-Action = Literal["accept", "reject"]
 Build = Callable[[Lockfile], tuple[Lockfile, list[Decision]]]
 
 
@@ -99,7 +98,7 @@ def commit(
     build: Build,
     *,
     seen: bytes | None = None,
-    explain: Mapping[str, Any] | None = None,
+    explain: Mapping[str, Explained] | None = None,
     replacing: Sequence[str] = (),
 ) -> Outcome:
     """Apply ``build`` to the lockfile on disk, under the lock; record first, then write.
@@ -157,7 +156,7 @@ def decide(
     live: Mapping[str, Surface],
     note: str = "",
     seen: bytes | None = None,
-    explain: Mapping[str, Any] | None = None,
+    explain: Mapping[str, Explained] | None = None,
 ) -> Outcome:
     """Accept or reject ``changes``, each still served by ``live`` exactly as shown."""
     for change in changes:

@@ -29,7 +29,7 @@ def core_modules() -> list[str]:
 
 def test_core_imports_no_ui_client_or_network_package(repo_root: Path) -> None:
     modules = core_modules()
-    assert "mcplock_tui.core.grade" in modules and "mcplock_tui.core.detectors" in modules
+    assert "mcplock_tui.core.grading.grade" in modules and "mcplock_tui.core.detectors" in modules
     code = (
         "import importlib, sys\n"
         f"for m in {modules!r}: importlib.import_module(m)\n"

@@ -266,13 +266,14 @@ def test_unpinned_server_error_names_a_pin_that_fixes_it(tmp_path: Path, run: Ru
 
 def test_github_annotation_carries_the_stderr_tail() -> None:
     from mcplock_tui.cli.render import github_annotations
-    from mcplock_tui.core.analysis import Report, ServerReport, Status
+    from mcplock_tui.core.model import ErrorKind
+    from mcplock_tui.core.report import Report, ServerReport, Status
 
     failed = ServerReport(
         "a",
         Status.FAILED,
         error="connection closed",
-        error_kind="crash",
+        error_kind=ErrorKind.CRASH,
         stderr_tail=("npm ERR! 404 Not Found", "::warning::forged"),
     )
     [line] = github_annotations(Report(servers=(failed,)), "mcplock.lock")

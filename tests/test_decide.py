@@ -22,7 +22,7 @@ from mcplock_tui.cli.decide import Selector, parse_selector
 from mcplock_tui.cli.main import main
 from mcplock_tui.core.model import Kind
 from mcplock_tui.errors import ConfigError
-from mcplock_tui.evidence import KEY_ENV, EvidencePaths
+from mcplock_tui.evidence.records import KEY_ENV, EvidencePaths
 from mcplock_tui.spec import ServerSpec
 from tests.servers.harness import RAWSERVER, default_defs, mcp_json, stdio_spec
 

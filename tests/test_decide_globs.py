@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from mcplock_tui.cli.main import main
-from mcplock_tui.evidence import KEY_ENV
+from mcplock_tui.evidence.records import KEY_ENV
 from tests.servers.harness import default_defs, mcp_json, stdio_spec
 
 

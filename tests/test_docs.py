@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mcplock_tui.core.grading.severity import CATEGORIES
 from mcplock_tui.core.rules import all_rules
-from mcplock_tui.core.severity import CATEGORIES
 
 
 def readme(repo_root: Path) -> str:

@@ -18,10 +18,12 @@ from rich.console import Console
 
 from mcplock_tui.cli.main import main
 from mcplock_tui.cli.render import render_change
-from mcplock_tui.core.analysis import Report, ServerReport, Status
 from mcplock_tui.core.diff import Change, diff_surfaces
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import ChangeType, Finding, Kind, Severity, Surface
+from mcplock_tui.core.report import Report, ServerReport, Status
 from mcplock_tui.core.surface import build_surface
+from mcplock_tui.core.verdict import ExplainFailure
 from mcplock_tui.errors import ExplainError
 from mcplock_tui.explain import (
     DEFAULT_MODEL,
@@ -106,7 +108,7 @@ def surface(launch: str, description: str, version: str = "1.0.0") -> Surface:
     )
 
 
-def poisoned_changes() -> list[Change]:
+def poisoned_changes() -> list[GradedChange]:
     """A tool change carrying a finding that names another server, and a server change."""
     old = surface(stdio_config().launch(), "Read a file.")
     new = surface(http_config().launch(), POISON, version="1.1.0")
@@ -123,16 +125,23 @@ def poisoned_changes() -> list[Change]:
     )
     changes = diff_surfaces(SERVER, old, new)
     return [
-        replace(c, findings=(finding,), severity=Severity.CRITICAL) if c.kind is Kind.TOOL else c
+        GradedChange(c, Severity.CRITICAL, findings=(finding,))
+        if c.kind is Kind.TOOL
+        else GradedChange(c, Severity.HIGH)
         for c in changes
     ]
 
 
-def tool_change(description: str = POISON) -> Change:
-    new = {"name": "read_file", "description": description, "inputSchema": {"type": "object"}}
-    return Change(
-        SERVER, Kind.TOOL, "read_file", ChangeType.ADDED, None, new, severity=Severity.CRITICAL
+def tool_change(description: str = POISON, name: str = "read_file") -> GradedChange:
+    new = {"name": name, "description": description, "inputSchema": {"type": "object"}}
+    return GradedChange(
+        Change(SERVER, Kind.TOOL, name, ChangeType.ADDED, None, new), Severity.CRITICAL
     )
+
+
+def answers(report: Report) -> list[dict[str, Any] | None]:
+    """Each change's explain answer in the report's JSON shape, in report order."""
+    return [None if (v := report.verdict(c)) is None else v.to_dict() for c in report.changes]
 
 
 @pytest.fixture
@@ -245,7 +254,7 @@ def test_launch_only_change_is_refused_without_a_request(
     new = surface(http_config().launch(), "Read a file.")
     (change,) = diff_surfaces(SERVER, old, new)
     with pytest.raises(ExplainError) as info:
-        explainer(fake, tmp_path).explain(change)
+        explainer(fake, tmp_path).explain(GradedChange(change, Severity.LOW))
     assert (
         str(info.value)
         == "only the launch command changed; it comes from your config and is never sent"
@@ -541,7 +550,7 @@ def test_corrupt_cache_entry_is_ignored(fake: FakeAnthropic, tmp_path: Path, con
 # --- explain_report ---------------------------------------------------------------------------
 
 
-def report_of(changes: list[Change]) -> Report:
+def report_of(changes: list[GradedChange]) -> Report:
     return Report(
         servers=(ServerReport(SERVER, Status.DRIFT, changes=tuple(changes)),), fail_on=Severity.HIGH
     )
@@ -554,8 +563,8 @@ def test_report_without_key_marks_every_change_and_says_so_once(
     report = report_of(poisoned_changes())
     out = explain_report(report, argparse.Namespace(model=None))
     assert capsys.readouterr().err == f"mcplock-tui: explain: {MISSING_KEY}\n"
-    assert [c.explain for c in out.changes] == [{"error": MISSING_KEY}] * 2
-    assert [replace(c, explain=None) for c in out.changes] == report.changes
+    assert answers(out) == [{"error": MISSING_KEY}] * 2
+    assert out.changes == report.changes
     assert out.exit_code() == report.exit_code()
     assert fake.requests == []
 
@@ -568,7 +577,7 @@ def test_report_gets_verdicts_and_per_change_errors(
     changes = poisoned_changes()
     report = report_of(changes)
     out = explain_all(report, explainer(fake, tmp_path))
-    by_kind = {c.kind: c.explain for c in out.changes}
+    by_kind = dict(zip((c.kind for c in out.changes), answers(out), strict=True))
     assert by_kind == {
         Kind.TOOL: {
             "verdict": "benign",
@@ -589,11 +598,10 @@ def test_rejected_key_stops_further_requests(
 ) -> None:
     monkeypatch.setattr(explain_run, "WORKERS", 1)
     fake.default = error_reply(401, "authentication_error", "invalid x-api-key")
-    changes = [tool_change(f"Tool number {i}.") for i in range(5)]
-    changes = [replace(c, name=f"t{i}") for i, c in enumerate(changes)]
+    changes = [tool_change(f"Tool number {i}.", name=f"t{i}") for i in range(5)]
     out = explain_all(report_of(changes), explainer(fake, tmp_path))
     message_401 = "the Claude API rejected the API key (401); check ANTHROPIC_API_KEY"
-    assert [c.explain for c in out.changes] == [{"error": message_401}] * 5
+    assert answers(out) == [{"error": message_401}] * 5
     assert len(fake.requests) == 1
 
 
@@ -602,15 +610,13 @@ def test_null_explainer_says_why_explain_is_off() -> None:
         NullExplainer().explain(tool_change())
     assert str(info.value) == MISSING_KEY
     report = report_of([tool_change()])
-    assert [c.explain for c in explain_all(report, NullExplainer("off")).changes] == [
-        {"error": "off"}
-    ]
+    assert answers(explain_all(report, NullExplainer("off"))) == [{"error": "off"}]
 
 
 class _Broken:
     """An explainer with a bug: the report must survive it."""
 
-    def explain(self, change: Change) -> Verdict:
+    def explain(self, change: GradedChange) -> Verdict:
         if change.kind is Kind.SERVER:
             raise RuntimeError("boom")
         return MALICIOUS
@@ -619,7 +625,7 @@ class _Broken:
 def test_unexpected_explainer_failure_is_recorded_not_raised() -> None:
     report = report_of(poisoned_changes())
     out = explain_all(report, _Broken())
-    assert [c.explain for c in out.changes] == [
+    assert answers(out) == [
         MALICIOUS.to_dict(),
         {"error": "explain failed unexpectedly: RuntimeError: boom"},
     ]
@@ -627,15 +633,11 @@ def test_unexpected_explainer_failure_is_recorded_not_raised() -> None:
 
 
 def test_text_report_shows_the_verdict_as_data() -> None:
-    change = replace(
-        tool_change(), explain={**MALICIOUS.to_dict(), "reason": "Sends keys \x1b]0;pwn\x07 out."}
-    )
-    failed = replace(
-        tool_change(), explain={"error": "rate limited by the Claude API (429); try again later"}
-    )
+    verdict = replace(MALICIOUS, reason="Sends keys \x1b]0;pwn\x07 out.")
+    failed = ExplainFailure("rate limited by the Claude API (429); try again later")
     console = Console(record=True, width=200, color_system=None, highlight=False, markup=False)
-    render_change(console, change)
-    render_change(console, failed)
+    render_change(console, tool_change(), verdict=verdict)
+    render_change(console, tool_change(), verdict=failed)
     lines = console.export_text().splitlines()
     assert "    Claude: malicious. Sends keys \\x1b]0;pwn\\x07 out." in lines
     assert "    Claude: no verdict (rate limited by the Claude API (429); try again later)" in lines

@@ -12,6 +12,7 @@ import anthropic
 import pytest
 
 from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import ChangeType, Kind, Severity
 from mcplock_tui.explain.cache import KEY_FILE, VerdictCache
 from mcplock_tui.explain.claude import AnthropicExplainer
@@ -26,10 +27,10 @@ def fake() -> Iterator[FakeAnthropic]:
         yield server
 
 
-def _change() -> Change:
+def _change() -> GradedChange:
     new = {"name": "read_file", "description": POISON, "inputSchema": {"type": "object"}}
-    return Change(
-        "docs", Kind.TOOL, "read_file", ChangeType.ADDED, None, new, severity=Severity.CRITICAL
+    return GradedChange(
+        Change("docs", Kind.TOOL, "read_file", ChangeType.ADDED, None, new), Severity.CRITICAL
     )
 
 

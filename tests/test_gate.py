@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from mcplock_tui.cli.main import main
-from mcplock_tui.evidence import EvidencePaths
+from mcplock_tui.evidence.records import EvidencePaths
 from mcplock_tui.spec import ServerSpec
 from tests.servers.harness import default_defs, mcp_json, stdio_spec
 from tests.test_decide import POISON, defs_with

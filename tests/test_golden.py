@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 
 from mcplock_tui import storage
-from mcplock_tui.core.analysis import Report, analyze
+from mcplock_tui.core.analysis import analyze
+from mcplock_tui.core.formats.json_report import to_json
+from mcplock_tui.core.formats.sarif import findings_to_sarif, to_sarif
 from mcplock_tui.core.lint import lint_tools
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import CaptureResult
-from mcplock_tui.core.report import findings_to_sarif, to_json, to_sarif
+from mcplock_tui.core.report import Report
 from mcplock_tui.core.surface import build_surface
 from tests.servers.harness import default_defs
 

@@ -89,6 +89,22 @@ def all_imports() -> list[Import]:
 IMPORTS = all_imports()
 
 
+REPORT_MODEL = (
+    "mcplock_tui.core.report",
+    "mcplock_tui.core.graded",
+    "mcplock_tui.core.verdict",
+    "mcplock_tui.core.model",
+    "mcplock_tui.core.exitcodes",
+    "mcplock_tui.core.diff",
+)
+GRADING = (
+    "mcplock_tui.core.grading",
+    "mcplock_tui.core.detectors",
+    "mcplock_tui.core.lint",
+    "mcplock_tui.core.analysis",
+)
+
+
 def _in(name: str, *packages: str) -> bool:
     return any(name == p or name.startswith(p + ".") for p in packages)
 
@@ -133,6 +149,11 @@ CONTRACTS: dict[str, Callable[[Import], bool]] = {
         _in(i.module, "mcplock_tui.cli")
         and _in(i.target, "mcplock_tui.tui")
         and not (_in(i.target, "mcplock_tui.tui.launch") and not i.top_level)
+    ),
+    # The app shows reports before the grading code has loaded (its first frame waits for
+    # nothing that grades), so the report model must stay free of it.
+    "the report model does not import grading, detectors or lint": lambda i: (
+        _in(i.module, *REPORT_MODEL) and _in(i.target, *GRADING) and i.top_level
     ),
     "explain is imported only lazily outside explain/": lambda i: (
         _in(i.target, "mcplock_tui.explain")

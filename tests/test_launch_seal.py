@@ -24,10 +24,11 @@ import pytest
 
 from mcplock_tui.cli.main import main
 from mcplock_tui.config import load_servers
-from mcplock_tui.core.analysis import Status, unreviewed_launch
+from mcplock_tui.core.analysis import unreviewed_launch
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import Surface
-from mcplock_tui.evidence import KEY_ENV
+from mcplock_tui.core.report import Status
+from mcplock_tui.evidence.records import KEY_ENV
 from mcplock_tui.spec import ServerSpec
 from tests.servers.harness import RAWSERVER, raw_http_server, write_defs
 

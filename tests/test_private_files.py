@@ -8,7 +8,7 @@ from pathlib import Path
 
 from mcplock_tui.capture import capture_one
 from mcplock_tui.capture.logs import redact_log_line
-from mcplock_tui.tui.widgets.report_text import log_tail
+from mcplock_tui.tui.render.report_text import log_tail
 from tests.servers.harness import stdio_spec, write_defs
 
 

@@ -17,7 +17,7 @@ import pytest
 from mcplock_tui.capture import capture_one
 from mcplock_tui.capture import prompts as prompt_capture
 from mcplock_tui.core.analysis import analyze
-from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.lockfile import Lockfile, ServerPin, decode, encode
 from mcplock_tui.core.model import CaptureResult, Kind, Severity
 from tests.servers.harness import default_defs, stdio_spec, write_defs
@@ -47,7 +47,7 @@ def pinned(result: CaptureResult) -> Lockfile:
     return decode(encode(Lockfile({"files": ServerPin(result.surface)})))
 
 
-def drift(lock: Lockfile, result: CaptureResult) -> list[Change]:
+def drift(lock: Lockfile, result: CaptureResult) -> list[GradedChange]:
     return analyze(lock, {"files": result}, configured=["files"]).changes
 
 

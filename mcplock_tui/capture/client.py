@@ -55,7 +55,7 @@ from mcplock_tui.capture.prompts import capture_messages
 from mcplock_tui.capture.shutdown import shorten_sdk_shutdown
 from mcplock_tui.capture.stderr_tail import read_tail
 from mcplock_tui.capture.tap import RawTap, tapped
-from mcplock_tui.core.model import CaptureResult
+from mcplock_tui.core.model import CaptureResult, ErrorKind
 from mcplock_tui.core.surface import SurfaceError, build_surface
 from mcplock_tui.spec import ServerSpec
 
@@ -326,7 +326,7 @@ async def capture_one(
         return CaptureResult(
             name=spec.name,
             error=message,
-            error_kind=kind,
+            error_kind=ErrorKind(kind),
             stderr_log=str(log_path) if log_path is not None else None,
             duration=time.monotonic() - started,
             warnings=tuple(warnings),

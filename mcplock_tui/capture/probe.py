@@ -18,9 +18,9 @@ import anyio
 from mcp_types import Implementation
 
 from mcplock_tui.capture.client import capture_one
-from mcplock_tui.core.analysis import Report
 from mcplock_tui.core.model import CaptureResult, Surface
 from mcplock_tui.core.probe import ProbeAnswer, with_probe
+from mcplock_tui.core.report import Report
 from mcplock_tui.core.surface import build_surface
 from mcplock_tui.spec import ServerSpec
 

@@ -21,9 +21,11 @@ from mcplock_tui.capture.probe import probe_report
 from mcplock_tui.cli.options import lock_path as lock_path_for
 from mcplock_tui.cli.options import read_lock_or_explain, workspace
 from mcplock_tui.cli.progress import CaptureProgress, drift_word
-from mcplock_tui.core.analysis import Report, analyze, unreviewed_launch
-from mcplock_tui.core.model import Severity
-from mcplock_tui.core.report import error_json, error_sarif, to_json, to_sarif
+from mcplock_tui.core.analysis import analyze, unreviewed_launch
+from mcplock_tui.core.formats.json_report import error_json, to_json
+from mcplock_tui.core.formats.sarif import error_sarif, to_sarif
+from mcplock_tui.core.model import ErrorKind, Severity
+from mcplock_tui.core.report import Report
 from mcplock_tui.errors import MCPLockError
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.storage import write_text_atomic
@@ -129,7 +131,9 @@ def run(args: argparse.Namespace) -> int:
         _try_error_reports(args, cwd, str(exc), exc.kind)
         raise
     except Exception as exc:  # still a report; cli.main turns the exception into exit 2
-        _try_error_reports(args, cwd, f"internal error: {type(exc).__name__}: {exc}", "internal")
+        _try_error_reports(
+            args, cwd, f"internal error: {type(exc).__name__}: {exc}", ErrorKind.INTERNAL
+        )
         raise
     if args.format == "text":
         from mcplock_tui.cli.render import make_console, render_report  # rich: text output only
@@ -152,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         if sarif_path.parent and not sarif_path.parent.exists():
             sarif_path.parent.mkdir(parents=True)
         write_text_atomic(sarif_path, format_report(report, "sarif", lock_path, cwd))
-    return int(report.exit_code())
+    return report.exit_code()
 
 
 def _try_error_reports(args: argparse.Namespace, cwd: Path, message: str, kind: str) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,16 +28,17 @@ from mcplock_tui.capture import capture_sync
 from mcplock_tui.cli.options import lock_path, read_lock_or_explain, workspace
 from mcplock_tui.cli.pin import announce_launches
 from mcplock_tui.cli.render import make_console, render_change, safe
-from mcplock_tui.core.analysis import Status, analyze
-from mcplock_tui.core.diff import Change
+from mcplock_tui.core.analysis import analyze
+from mcplock_tui.core.exitcodes import ExitCode
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.groups import name_matches
 from mcplock_tui.core.model import CaptureResult, Kind, Surface
+from mcplock_tui.core.report import Status
+from mcplock_tui.core.review import Action
 from mcplock_tui.decisions import decide
 from mcplock_tui.errors import CaptureError, ConfigError, DecisionError
-from mcplock_tui.evidence import EvidencePaths
+from mcplock_tui.evidence.records import EvidencePaths
 
-EXIT_OK = 0
-EXIT_REFUSED = 1
 _KINDS = {k.value: k for k in Kind}
 
 
@@ -49,7 +50,7 @@ class Selector:
     item: str | None = None
     """None selects every change of the server."""
 
-    def matches(self, change: Change) -> bool:
+    def matches(self, change: GradedChange) -> bool:
         if change.server != self.server:
             return False
         if self.item is None:
@@ -83,17 +84,18 @@ def parse_selector(text: str, servers: Iterable[str]) -> list[Selector]:
 def select_changes(
     texts: Sequence[str],
     servers: Iterable[str],
-    changes: Sequence[Change],
+    changes: Sequence[GradedChange],
     *,
-    skip_rejected: bool = False,
-) -> tuple[list[Change], list[str]]:
+    skip_rejected: Container[str] = (),
+) -> tuple[list[GradedChange], list[str]]:
     """Changes picked by the selectors, in report order, and notes on servers with none.
 
-    With ``skip_rejected`` a whole-server selector leaves out changes a reviewer rejected
-    (each is named in the notes); a selector naming the item still picks it.
+    A whole-server or glob selector leaves out the changes whose id is in ``skip_rejected``
+    (rejected in review; each is named in the notes); a selector naming the item still
+    picks it.
     """
     names = list(servers)
-    picked: dict[str, Change] = {}
+    picked: dict[str, GradedChange] = {}
     notes: list[str] = []
     for text in texts:
         readings = parse_selector(text, names)
@@ -105,7 +107,7 @@ def select_changes(
                 skipped = {
                     c.id
                     for c in hits
-                    if c.rejection is not None
+                    if c.id in skip_rejected
                     and (reading.item is None or reading.item not in (c.name, c.old_name))
                 }
                 notes.extend(
@@ -170,19 +172,22 @@ def run(args: argparse.Namespace, action: str) -> int:
         if s.status == Status.FAILED:
             raise CaptureError(f"{s.name}: {s.error}; nothing was written")
     skip = action == "accept" and not getattr(args, "include_rejected", False)
-    chosen, notes = select_changes(args.selectors, lock.servers, report.changes, skip_rejected=skip)
+    rejected = {i for s in report.servers for i in s.rejections} if skip else set()
+    chosen, notes = select_changes(
+        args.selectors, lock.servers, report.changes, skip_rejected=rejected
+    )
     for line in notes:
         out.print(Text(line, style="dim"))
     if not chosen:
         out.print(Text(f"nothing to {action}"))
-        return EXIT_OK
+        return ExitCode.OK
     verb = "would " + action if args.dry_run else action
     for change in chosen:
         out.print(Text.assemble((f"{verb} ", "bold"), safe(change.id, "bold")))
-        render_change(out, change)
+        render_change(out, change, rejection=report.rejection(change))
     if args.dry_run:
         out.print(Text(f"dry run: {len(chosen)} change(s); nothing written", style="bold"))
-        return EXIT_OK
+        return ExitCode.OK
 
     again = _live(
         capture_sync(
@@ -192,17 +197,10 @@ def run(args: argparse.Namespace, action: str) -> int:
         )
     )
     try:
-        outcome = decide(
-            path,
-            chosen,
-            "accept" if action == "accept" else "reject",
-            live=again,
-            note=note,
-            explain={c.id: c.explain for c in chosen if c.explain},
-        )
+        outcome = decide(path, [c.diff for c in chosen], Action(action), live=again, note=note)
     except DecisionError as exc:
         err.print(Text.assemble(("refused: ", "bold red"), safe(str(exc))))
-        return EXIT_REFUSED
+        return ExitCode.REFUSED
     done = "accepted" if action == "accept" else "rejected"
     log = EvidencePaths.for_lock(path).log
     head = outcome.lock.log_head
@@ -213,4 +211,4 @@ def run(args: argparse.Namespace, action: str) -> int:
             style="bold",
         )
     )
-    return EXIT_OK
+    return ExitCode.OK

@@ -16,9 +16,11 @@ from rich.text import Text
 from mcplock_tui.capture import capture_sync
 from mcplock_tui.cli.options import workspace
 from mcplock_tui.cli.render import SEVERITY_STYLE, make_console, safe
+from mcplock_tui.core.exitcodes import ExitCode
+from mcplock_tui.core.formats.json_report import findings_to_json
+from mcplock_tui.core.formats.sarif import findings_to_sarif
 from mcplock_tui.core.lint import lint_tools
 from mcplock_tui.core.model import Finding
-from mcplock_tui.core.report import findings_to_json, findings_to_sarif
 from mcplock_tui.storage import write_text_atomic
 
 
@@ -84,5 +86,5 @@ def run(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(text)
     if failed:
-        return 2
-    return 1 if args.strict and findings else 0
+        return ExitCode.UNUSABLE
+    return ExitCode.FINDINGS if args.strict and findings else ExitCode.OK

@@ -19,10 +19,11 @@ from rich.text import Text
 
 from mcplock_tui.cli.options import lock_path
 from mcplock_tui.cli.render import make_console, safe
+from mcplock_tui.core.exitcodes import ExitCode
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.errors import ConfigError, LockfileError
-from mcplock_tui.evidence import EvidenceError, EvidencePaths, Record, read_public_keys
-from mcplock_tui.evidence_verify import (
+from mcplock_tui.evidence.records import EvidenceError, EvidencePaths, Record, read_public_keys
+from mcplock_tui.evidence.verify import (
     Verification,
     check_lockfile,
     export_bundle,
@@ -31,10 +32,6 @@ from mcplock_tui.evidence_verify import (
     verify_log,
 )
 from mcplock_tui.storage import read_lockfile, write_text_atomic
-
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_CANNOT_VERIFY = 2
 
 
 def run(args: argparse.Namespace) -> int:
@@ -104,17 +101,17 @@ def show(args: argparse.Namespace, path: Path) -> int:
             ],
         }
         sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=True) + "\n")
-        return EXIT_OK
+        return ExitCode.OK
     out = make_console(sys.stdout)
     if not entries:
         out.print(Text.assemble("no decisions recorded yet (", safe(str(log)), ")"))
-        return EXIT_OK
+        return ExitCode.OK
     for n, entry in enumerate(entries, 1):
         if isinstance(entry, str):
             out.print(Text.assemble((f"line {n}", "bold red"), ": unreadable: ", safe(entry)))
         else:
             render_record(out, entry)
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _report(result: Verification, what: str, tail: str) -> int:
@@ -130,13 +127,13 @@ def _report(result: Verification, what: str, tail: str) -> int:
                 tail,
             )
         )
-        return EXIT_OK
+        return ExitCode.OK
     for problem in result.problems:
         out.print(safe(problem))
     n = len(result.problems)
     plural = "s" if n != 1 else ""
     out.print(Text(f"{what} FAILED verification: {n} problem{plural}", style="bold red"))
-    return EXIT_FAILED
+    return ExitCode.FINDINGS
 
 
 def verify(args: argparse.Namespace, path: Path) -> int:
@@ -173,7 +170,7 @@ def verify(args: argparse.Namespace, path: Path) -> int:
         # be verified against it: that is "could not check" (2), not "checked, failed" (1).
         result = Verification(result.records, (*result.problems, *extra), result.keys)
         _report(result, "decision log", "")
-        return EXIT_CANNOT_VERIFY
+        return ExitCode.UNUSABLE
     return _report(result, "decision log", "; the lockfile agrees with the last decisions")
 
 
@@ -187,7 +184,7 @@ def _verify_without_log(path: Path, paths: EvidencePaths) -> int:
         make_console(sys.stdout).print(
             Text.assemble("no decisions recorded yet (", safe(str(paths.log)), ")")
         )
-        return EXIT_OK
+        return ExitCode.OK
     problems = (
         f"{paths.log.name}: missing, but {path.name} pins {len(lock.servers)} server(s): no "
         "pin in it was reviewed here (pin them again with `mcplock-tui pin` after moving the "
@@ -207,4 +204,4 @@ def export(args: argparse.Namespace, path: Path) -> int:
             f" (signed by {bundle['signed_by']})",
         )
     )
-    return EXIT_OK
+    return ExitCode.OK

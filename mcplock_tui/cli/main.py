@@ -10,9 +10,9 @@ from typing import Any
 
 from mcplock_tui import __version__
 from mcplock_tui.cli.options import add_common
+from mcplock_tui.core.exitcodes import ExitCode
 from mcplock_tui.errors import MCPLockError
 
-EXIT_CANNOT_CHECK = 2
 FORMATS = ("text", "json", "sarif")
 SEVERITIES = ("critical", "high", "medium", "low")
 
@@ -246,7 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(exc))
     except KeyboardInterrupt:
         print("mcplock-tui: interrupted", file=sys.stderr)
-        return 130
+        return ExitCode.INTERRUPTED
     except OSError as exc:  # a folder that cannot be written, a disk that is full
         where = f"{exc.filename}: " if exc.filename else ""
         return _fail(f"{where}{exc.strerror or exc}")
@@ -265,7 +265,7 @@ def _fail(message: str) -> int:
 
     # Messages quote config, lockfile and server text: one line, no escapes, no `::`.
     print(f"mcplock-tui: {visible(message)}".replace("\n", "\\n"), file=sys.stderr)
-    return EXIT_CANNOT_CHECK
+    return ExitCode.CANNOT_CHECK
 
 
 if __name__ == "__main__":

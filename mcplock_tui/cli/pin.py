@@ -35,14 +35,13 @@ from mcplock_tui.cli.render import (
 )
 from mcplock_tui.config import is_personal_config
 from mcplock_tui.core.analysis import analyze, foreign_for, pinned_launch
-from mcplock_tui.core.grade import GradeContext, scan_surface
+from mcplock_tui.core.exitcodes import ExitCode
+from mcplock_tui.core.grading.grade import GradeContext, scan_surface
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.model import CaptureResult, Surface
 from mcplock_tui.decisions import pin_new, replace_pins
 from mcplock_tui.errors import ConfigError, LockfileError, PinHashError
 from mcplock_tui.storage import loads, read_bytes_nofollow, read_lockfile
-
-EXIT_OK, EXIT_DRIFT, EXIT_FAILED = 0, 1, 2
 
 
 def _read(ws: Workspace) -> Lockfile:
@@ -172,7 +171,7 @@ def _report_drift(
                 ("✗ ", "red"),
                 safe(server.name, "bold"),
                 ": pinned definitions drifted; the pin was kept (",
-                _summary(list(server.changes)),
+                _summary(list(server.changes), server.rejections),
                 ")",
             )
         )
@@ -211,7 +210,7 @@ def run_replace(args: argparse.Namespace) -> int:
         _failed(err, name, captures[name], pinned=False)
     if failed:
         err.print(Text("nothing was written; the broken pin is still there", style="bold"))
-        return EXIT_FAILED
+        return ExitCode.CANNOT_CHECK
     foreign = foreign_for(lock, captures)
     fresh: dict[str, Surface] = {}
     for name in names:
@@ -230,7 +229,7 @@ def run_replace(args: argparse.Namespace) -> int:
             f"wrote {ws.lock_path} and recorded {len(outcome.records)} decision(s)",
         )
     )
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def run(args: argparse.Namespace) -> int:
@@ -276,5 +275,5 @@ def run(args: argparse.Namespace) -> int:
     changed = bool(outcome.records)
     out.print(Text(f"{'wrote' if changed else 'unchanged'} {ws.lock_path}", style="dim"))
     if failed:
-        return EXIT_FAILED
-    return EXIT_DRIFT if drifted else EXIT_OK
+        return ExitCode.CANNOT_CHECK
+    return ExitCode.DRIFT if drifted else ExitCode.OK

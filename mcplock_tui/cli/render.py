@@ -15,17 +15,21 @@ from __future__ import annotations
 import difflib
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
-from typing import IO, Any
+from collections.abc import Container, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import IO
 
 from rich.console import Console
 from rich.text import Text
 
-from mcplock_tui.core.analysis import Report, ServerReport, Status, band_counts
 from mcplock_tui.core.canonical import visible
-from mcplock_tui.core.diff import MISSING, Change
+from mcplock_tui.core.diff import MISSING
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.groups import Group, change_order, group_changes
+from mcplock_tui.core.lockfile import Rejection
 from mcplock_tui.core.model import Finding, Origin, Severity, text_at
+from mcplock_tui.core.report import Report, ServerReport, Status, band_counts
+from mcplock_tui.core.verdict import Explained, ExplainFailure
 
 SEVERITY_STYLE = {
     Severity.CRITICAL: "bold white on red",
@@ -107,7 +111,14 @@ def text_diff_lines(old: str, new: str) -> Iterable[Text]:
             yield Text.assemble("    + ", safe(line, "green"))
 
 
-def render_change(console: Console, c: Change) -> None:
+def render_change(
+    console: Console,
+    c: GradedChange,
+    *,
+    rejection: Rejection | None = None,
+    verdict: Explained | None = None,
+) -> None:
+    """One change in full; ``rejection`` and ``verdict`` are what review and explain said."""
     label = c.severity.label.upper()
     head = Text.assemble(
         "  ",
@@ -120,11 +131,11 @@ def render_change(console: Console, c: Change) -> None:
     )
     if c.old_name:
         head.append_text(Text.assemble(" from ", safe(c.old_name, "bold")))
-    if c.rejection is not None:
+    if rejection is not None:
         head.append_text(
             Text.assemble(
                 "  [rejected in review",
-                safe(f": {c.rejection.note}" if c.rejection.note else ""),
+                safe(f": {rejection.note}" if rejection.note else ""),
                 "]",
             )
         )
@@ -146,8 +157,8 @@ def render_change(console: Console, c: Change) -> None:
                 (f"  at {f.path}", "dim"),
             )
         )
-    if c.explain:
-        console.print(explain_line(c.explain))
+    if verdict is not None:
+        console.print(explain_line(verdict))
     for fc in c.fields:
         if isinstance(fc.old, str) and isinstance(fc.new, str) and fc.old != fc.new:
             console.print(Text.assemble("    field ", safe(fc.path, "bold"), ":"))
@@ -179,26 +190,24 @@ def render_change(console: Console, c: Change) -> None:
 _VERDICT_STYLE = {"malicious": "bold red", "suspicious": "yellow", "benign": "green"}
 
 
-def explain_line(explain: Mapping[str, Any]) -> Text:
+def explain_line(explain: Explained) -> Text:
     """Claude's advisory verdict (``--explain``); model text is shown as data, like server text."""
-    if "error" in explain:
-        return Text.assemble("    Claude: ", safe(f"no verdict ({explain['error']})", "dim"))
-    verdict = str(explain.get("verdict", ""))
-    reason = str(explain.get("reason", ""))
-    style = _VERDICT_STYLE.get(verdict, "")
-    return Text.assemble("    Claude: ", safe(verdict, style), ". ", safe(reason))
+    if isinstance(explain, ExplainFailure):
+        return Text.assemble("    Claude: ", safe(f"no verdict ({explain.error})", "dim"))
+    style = _VERDICT_STYLE.get(explain.verdict, "")
+    return Text.assemble("    Claude: ", safe(explain.verdict, style), ". ", safe(explain.reason))
 
 
 def _clip(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _summary(changes: list[Change]) -> str:
+def _summary(changes: list[GradedChange], rejected: Container[str] = ()) -> str:
     counts = band_counts(changes)
     parts = [f"{counts[s]} {s.label}" for s in sorted(Severity, reverse=True) if counts[s]]
     noun = "change" if len(changes) == 1 else "changes"
     text = f"{len(changes)} {noun}" + (f" ({', '.join(parts)})" if parts else "")
-    groups = group_changes(changes)
+    groups = group_changes(changes, rejected=rejected)
     if groups:
         text += " · " + "; ".join(visible(g.label) for g in groups)
     return text
@@ -237,7 +246,7 @@ def known_finding_line(f: Finding, suffix: str = "") -> Text:
 _GROUP_NAMES_SHOWN = 6
 
 
-def render_group(console: Console, g: Group) -> None:
+def render_group(console: Console, g: Group, beside: Beside) -> None:
     """One line for alike changes, the first in full, then the others by name only."""
     console.print(
         Text.assemble(
@@ -251,7 +260,7 @@ def render_group(console: Console, g: Group) -> None:
         )
     )
     first, *rest = g.members
-    render_change(console, first)
+    render_change(console, first, rejection=beside.rejection(first), verdict=beside.verdict(first))
     names = [c.name for c in rest]
     shown = names if len(names) <= _GROUP_NAMES_SHOWN else [*names[:5], "…", names[-1]]
     console.print(
@@ -261,25 +270,49 @@ def render_group(console: Console, g: Group) -> None:
     )
 
 
-def render_changes(console: Console, changes: Sequence[Change]) -> None:
+@dataclass(frozen=True, slots=True)
+class Beside:
+    """What review and explain said about changes, by change id."""
+
+    rejections: Mapping[str, Rejection] = field(default_factory=dict)
+    verdicts: Mapping[str, Explained] = field(default_factory=dict)
+
+    def rejection(self, c: GradedChange) -> Rejection | None:
+        return self.rejections.get(c.id)
+
+    def verdict(self, c: GradedChange) -> Explained | None:
+        return self.verdicts.get(c.id)
+
+
+def render_changes(
+    console: Console, changes: Sequence[GradedChange], beside: Beside | None = None
+) -> None:
     """Groups of alike changes first (one line each), then every other change."""
-    groups = group_changes(changes)
+    beside = beside or Beside()
+    groups = group_changes(changes, rejected=beside.rejections)
     grouped = {c.id for g in groups for c in g.members}
     for g in groups:
-        render_group(console, g)
+        render_group(console, g, beside)
     for c in sorted(changes, key=change_order):
         if c.id not in grouped:
-            render_change(console, c)
+            render_change(console, c, rejection=beside.rejection(c), verdict=beside.verdict(c))
 
 
-def render_server(console: Console, s: ServerReport) -> None:
+def render_server(
+    console: Console, s: ServerReport, verdicts: Mapping[str, Explained] | None = None
+) -> None:
     if s.status == Status.CLEAN:
         console.print(Text.assemble(("✓ ", "green"), safe(s.name, "bold"), "  clean"))
     elif s.status == Status.DRIFT:
         console.print(
-            Text.assemble(("✗ ", "red"), safe(s.name, "bold"), "  ", _summary(list(s.changes)))
+            Text.assemble(
+                ("✗ ", "red"),
+                safe(s.name, "bold"),
+                "  ",
+                _summary(list(s.changes), s.rejections),
+            )
         )
-        render_changes(console, s.changes)
+        render_changes(console, s.changes, Beside(s.rejections, verdicts or {}))
     elif s.status == Status.UNCONFIGURED:
         console.print(
             Text.assemble(
@@ -337,12 +370,13 @@ def render_report(
     )
     console.print()
     for s in report.servers:
-        render_server(console, s)
+        render_server(console, s, report.verdicts)
     console.print()
     unchecked = (Status.FAILED, Status.UNPINNED, Status.LAUNCH_CHANGED)
     failed = [s for s in report.servers if s.status in unchecked]
     changes = report.changes
-    line = f"Drift: {_summary(changes)}." if changes else "No drift."
+    rejected = {i for s in report.servers for i in s.rejections}
+    line = f"Drift: {_summary(changes, rejected)}." if changes else "No drift."
     if failed:
         line += f" {len(failed)} server{'s' if len(failed) != 1 else ''} could not be checked."
     if report.known_findings:

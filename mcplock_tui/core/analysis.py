@@ -1,4 +1,6 @@
-"""Pinned lockfile + captured surfaces -> a graded report. Shared by ``--check`` and the app.
+"""Pinned lockfile + captured surfaces -> a graded report (:mod:`mcplock_tui.core.formats.json_report`).
+
+Shared by ``--check``, ``pin``, ``accept``/``reject`` and the app.
 
 Pure: capture happens before this and printing after it, so the whole judgement can be
 tested and benchmarked without a server.
@@ -6,105 +8,16 @@ tested and benchmarked without a server.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from enum import IntEnum, StrEnum
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
-from mcplock_tui.core.diff import Change, diff_surfaces
-from mcplock_tui.core.grade import GradeContext, grade_changes, known_hosts, scan_surface
+from mcplock_tui.core.diff import diff_surfaces
+from mcplock_tui.core.grading.grade import GradeContext, grade_changes, known_hosts, scan_surface
 from mcplock_tui.core.hosts import item_hosts
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
-from mcplock_tui.core.model import CaptureResult, Finding, Severity, Surface
+from mcplock_tui.core.model import CaptureResult, ErrorKind, Finding, Severity, Surface
 from mcplock_tui.core.policy import Policy
-
-
-class ExitCode(IntEnum):
-    """The ``--check`` exit codes: an API that CI scripts depend on."""
-
-    CLEAN = 0
-    DRIFT = 1
-    CANNOT_CHECK = 2
-
-
-class Status(StrEnum):
-    """A server's outcome in a report; the values are the JSON report's ``status`` strings."""
-
-    CLEAN = "clean"
-    DRIFT = "drift"
-    FAILED = "failed"
-    UNPINNED = "unpinned"
-    UNCONFIGURED = "unconfigured"
-    LAUNCH_CHANGED = "launch-changed"
-    """The config launches the server differently from its pin: not started, not checked."""
-
-
-@dataclass(frozen=True, slots=True)
-class ServerReport:
-    name: str
-    status: Status
-    error: str | None = None
-    error_kind: str | None = None
-    changes: tuple[Change, ...] = ()
-    known_findings: tuple[Finding, ...] = ()
-    """Findings in definitions that are pinned as they are now: reviewed, still worth seeing."""
-    suppressed: tuple[Finding, ...] = ()
-    warnings: tuple[str, ...] = ()
-    stderr_log: str | None = None
-    stderr_tail: tuple[str, ...] = ()
-    """For a failed server: the last lines of its stderr (escaped, redacted, capped)."""
-    new_hosts: tuple[str, ...] = ()
-    """Network hosts the live surface names that the pinned one does not (sorted)."""
-    pinned_launch: str | None = None
-    """For ``launch-changed``: the reviewed launch, as pinned."""
-    launch: str | None = None
-    """For ``launch-changed`` and ``unpinned``: the launch the config asks for now."""
-
-    @property
-    def worst(self) -> Severity | None:
-        return max((c.severity for c in self.changes), default=None)
-
-
-@dataclass(frozen=True, slots=True)
-class Report:
-    servers: tuple[ServerReport, ...]
-    fail_on: Severity = Severity.HIGH
-    fail_on_known: Severity | None = None
-    """Known findings at or above this band fail too; None: they are shown, never fail."""
-
-    @property
-    def changes(self) -> list[Change]:
-        return [c for s in self.servers for c in s.changes]
-
-    @property
-    def known_findings(self) -> list[Finding]:
-        return [f for s in self.servers for f in s.known_findings]
-
-    def exit_code(self) -> ExitCode:
-        """Drift at or above the threshold wins over "could not check": it is definite.
-
-        A launch that differs from its pin is drift too: the new command was never run, so
-        nothing about the server is known except that it is not what was reviewed.
-        """
-        if any(c.severity >= self.fail_on for c in self.changes):
-            return ExitCode.DRIFT
-        if any(s.status == Status.LAUNCH_CHANGED for s in self.servers):
-            return ExitCode.DRIFT
-        gate = self.fail_on_known
-        if gate is not None and any(f.severity >= gate for f in self.known_findings):
-            return ExitCode.DRIFT
-        if any(s.status in (Status.FAILED, Status.UNPINNED) for s in self.servers):
-            return ExitCode.CANNOT_CHECK
-        return ExitCode.CLEAN
-
-    def counts(self) -> dict[Severity, int]:
-        return band_counts(self.changes)
-
-
-def band_counts(changes: Iterable[Change]) -> dict[Severity, int]:
-    counts = dict.fromkeys(Severity, 0)
-    for change in changes:
-        counts[change.severity] += 1
-    return counts
+from mcplock_tui.core.report import Report, ServerReport, Status
 
 
 def foreign_tools(surfaces: Mapping[str, Surface]) -> dict[str, dict[str, str]]:
@@ -138,20 +51,20 @@ def analyze_server(
 ) -> ServerReport:
     changes = diff_surfaces(name, pin.surface, live)
     graded, suppressed = grade_changes(changes, ctx, pin.surface, live)
-    with_rejections = tuple(
-        replace(c, rejection=r)
-        if (r := pin.rejection_for(c.kind, c.name)) and r.hash == c.new_hash
-        else c
+    rejections = {
+        c.id: r
         for c in graded
-    )
+        if (r := pin.rejection_for(c.kind, c.name)) is not None and r.hash == c.new_hash
+    }
     known: tuple[Finding, ...] = ()
     if include_known:
         changed = {(c.kind.value, c.name) for c in changes}
         known = tuple(f for f in scan_surface(name, live, ctx) if (f.kind, f.item) not in changed)
     return ServerReport(
         name=name,
-        status=Status.DRIFT if with_rejections else Status.CLEAN,
-        changes=with_rejections,
+        status=Status.DRIFT if graded else Status.CLEAN,
+        changes=tuple(graded),
+        rejections=rejections,
         known_findings=ctx.policy.filter(known)[0],
         suppressed=suppressed,
     )
@@ -184,7 +97,7 @@ def report_for(
             name,
             Status.UNPINNED,
             error=f"not in the lockfile; run `mcplock-tui pin --server {name}` to pin it",
-            error_kind="unpinned",
+            error_kind=ErrorKind.UNPINNED,
             warnings=warnings,
         )
     pin = lock.servers[name]
@@ -230,7 +143,7 @@ def unreviewed_launch(name: str, launch: str, lock: Lockfile) -> ServerReport | 
             Status.UNPINNED,
             error=f"not in the lockfile, so not started; run `mcplock-tui pin --server {name}` "
             "locally to review and pin it",
-            error_kind="unpinned",
+            error_kind=ErrorKind.UNPINNED,
             launch=launch,
         )
     old = pinned_launch(pin)
@@ -250,7 +163,7 @@ def unreviewed_launch(name: str, launch: str, lock: Lockfile) -> ServerReport | 
         Status.LAUNCH_CHANGED,
         error=f"the config launches this server {what}, so it was not started; {advice}, "
         f"then `mcplock-tui accept {name}/server` locally",
-        error_kind="launch-changed",
+        error_kind=ErrorKind.LAUNCH_CHANGED,
         pinned_launch=old,
         launch=launch,
     )

@@ -19,22 +19,18 @@ import difflib
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from mcplock_tui.core.canonical import canon_json, digest
 from mcplock_tui.core.groups import natural_key
-from mcplock_tui.core.lockfile import Rejection
 from mcplock_tui.core.model import (
     ITEM_KINDS,
     JSON,
     PROMPT_MESSAGES_KEY,
     SINGLETON_KINDS,
     ChangeType,
-    Finding,
     Kind,
-    Reason,
-    Severity,
     Surface,
 )
 
@@ -85,7 +81,8 @@ class FieldChange:
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One drifted item. ``severity``/``reasons``/``findings`` are filled in by grading."""
+    """One drifted item: what moved, nothing about how bad (grading wraps it, see
+    :class:`~mcplock_tui.core.graded.GradedChange`)."""
 
     server: str
     kind: Kind
@@ -95,12 +92,6 @@ class Change:
     new: Mapping[str, JSON] | None
     old_name: str | None = None
     fields: tuple[FieldChange, ...] = ()
-    severity: Severity = Severity.HIGH
-    reasons: tuple[Reason, ...] = ()
-    findings: tuple[Finding, ...] = ()
-    rejection: Rejection | None = None
-    """Set when a reviewer already refused exactly this new definition."""
-    explain: Mapping[str, Any] | None = field(default=None, compare=False)
 
     @property
     def id(self) -> str:
@@ -114,10 +105,6 @@ class Change:
     def new_hash(self) -> str:
         """What a decision is bound to: the new definition, or ``removed``."""
         return "removed" if self.new is None else digest(self.new)
-
-    @property
-    def status(self) -> str:
-        return "rejected" if self.rejection is not None else "pending"
 
 
 _SET_LIKE = ("required", ".type")

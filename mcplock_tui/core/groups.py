@@ -18,7 +18,7 @@ whose names do not share a shape (``alpha``, ``beta``) are not grouped.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from mcplock_tui.core.model import Kind, Severity
 
 if TYPE_CHECKING:  # diff sorts with natural_key, so it cannot be imported here at run time
-    from mcplock_tui.core.diff import Change
+    from mcplock_tui.core.graded import GradedChange
 
 MIN_GROUP = 3
 """Fewer alike changes than this are listed one by one."""
@@ -66,7 +66,7 @@ def natural_sorted(names: Iterable[str]) -> list[str]:
     return sorted(names, key=natural_key)
 
 
-def change_order(change: Change) -> tuple[int, int, NaturalKey]:
+def change_order(change: GradedChange) -> tuple[int, int, NaturalKey]:
     """Report order: worst first, then kind, then name in natural order."""
     return (-change.severity, list(Kind).index(change.kind), natural_key(change.name))
 
@@ -85,7 +85,7 @@ class Group:
     change: str
     pattern: str
     """The shared name shape, e.g. ``test://static/resource/{n}``."""
-    members: tuple[Change, ...]
+    members: tuple[GradedChange, ...]
 
     @property
     def severity(self) -> Severity:
@@ -107,19 +107,25 @@ class Group:
         return f"{len(self.members)} {noun} {self.change} {where} {self.pattern}"
 
 
-def _likeness(c: Change) -> tuple[object, ...]:
+def _likeness(c: GradedChange, rejected: bool) -> tuple[object, ...]:
     reasons = tuple((r.category, int(r.severity), shape(r.message), r.path) for r in c.reasons)
     findings = tuple((f.code, f.path) for f in c.findings)
-    return (c.server, c.kind, c.change, shape(c.name), int(c.severity), reasons, findings, c.status)
+    return (c.server, c.kind, c.change, shape(c.name), int(c.severity), reasons, findings, rejected)
 
 
-def group_changes(changes: Sequence[Change], min_size: int = MIN_GROUP) -> list[Group]:
+def group_changes(
+    changes: Sequence[GradedChange],
+    min_size: int = MIN_GROUP,
+    *,
+    rejected: Container[str] = (),
+) -> list[Group]:
     """Groups of at least ``min_size`` alike changes whose names contain a number, in report
-    order; every other change stays on its own."""
-    buckets: dict[tuple[object, ...], list[Change]] = {}
+    order; every other change stays on its own. Changes whose id is in ``rejected`` are
+    grouped apart from pending ones: a group is decided as one."""
+    buckets: dict[tuple[object, ...], list[GradedChange]] = {}
     for c in changes:
         if _DIGITS.search(c.name) and c.old_name is None:
-            buckets.setdefault(_likeness(c), []).append(c)
+            buckets.setdefault(_likeness(c, c.id in rejected), []).append(c)
     groups = [
         Group(
             server=members[0].server,

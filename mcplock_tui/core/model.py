@@ -79,6 +79,21 @@ def as_listed(kind: Kind, item: Mapping[str, JSON]) -> Mapping[str, JSON]:
     return out
 
 
+ANNOTATION_DEFAULTS: dict[str, bool] = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
+}
+"""Spec defaults, applied when a key is absent: deleting a key is a change to its default.
+
+Every default is also the value that grants the tool the most room, so a hint that is null or
+not a JSON boolean (``"false"``, ``0``) is read as its default: a malformed hint can never make
+a tool look safer than a missing one. Clients disagree on such values (``"false"`` is truthy
+in JavaScript), which is why changing to one is reported even when the default was in force.
+"""
+
+
 class ChangeType(StrEnum):
     ADDED = "added"
     REMOVED = "removed"
@@ -201,6 +216,33 @@ class Surface:
         return out
 
 
+class ErrorKind(StrEnum):
+    """Why something could not be checked; the values are the reports' ``error_kind`` strings."""
+
+    # one server
+    TIMEOUT = "timeout"
+    SPAWN = "spawn"
+    """Its command could not be started (not found, not executable, invalid)."""
+    CRASH = "crash"
+    """It exited or dropped the connection before answering."""
+    PROTOCOL = "protocol"
+    """It answered, but not with valid MCP."""
+    HTTP = "http"
+    INTERNAL = "internal"
+    UNPINNED = "unpinned"
+    LAUNCH_CHANGED = "launch-changed"
+    # the whole run
+    SERVERS_FAILED = "servers-failed"
+    ERROR = "error"
+    CONFIG = "config"
+    POLICY = "policy"
+    LOCKFILE = "lockfile"
+    NO_LOCKFILE = "no-lockfile"
+    CAPTURE = "capture"
+    DECISION = "decision"
+    EXPLAIN = "explain"
+
+
 @dataclass(frozen=True, slots=True)
 class CaptureResult:
     """Outcome of capturing one server: a surface, or the cause it could not be had."""
@@ -209,7 +251,7 @@ class CaptureResult:
     surface: Surface | None = None
     error: str | None = None
     """One plain sentence naming the cause, e.g. ``timed out after 30 s during tools/list``."""
-    error_kind: str | None = None
+    error_kind: ErrorKind | None = None
     """``timeout``, ``spawn``, ``crash``, ``protocol``, ``http`` or ``internal``."""
     stderr_log: str | None = None
     """Path of the file holding the server's stderr, when there is one."""

@@ -76,8 +76,8 @@ def _severity(value: Any, where: str) -> Severity:
 @cache
 def known_policy_names() -> frozenset[str]:
     """Every name a policy may use: rule codes, rule families and drift reason categories."""
+    from mcplock_tui.core.grading.severity import CATEGORIES
     from mcplock_tui.core.rules import all_rules  # the registries import the grading modules
-    from mcplock_tui.core.severity import CATEGORIES
 
     rules = all_rules()
     return frozenset({*rules, *(r.family for r in rules.values()), *CATEGORIES})

@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from mcplock_tui.core.analysis import Report, ServerReport, Status
-from mcplock_tui.core.diff import Change, diff_surfaces
+from mcplock_tui.core.diff import diff_surfaces
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import Kind, Reason, Severity, Surface
+from mcplock_tui.core.report import Report, ServerReport, Status
 
 CATEGORY = "probe-mismatch"
 
@@ -40,10 +41,12 @@ def _identity_free(surface: Surface) -> Surface:
     return replace(surface, server=server)
 
 
-def probe_changes(server: str, baseline: Surface, answers: Sequence[ProbeAnswer]) -> list[Change]:
+def probe_changes(
+    server: str, baseline: Surface, answers: Sequence[ProbeAnswer]
+) -> list[GradedChange]:
     """One critical change per item that some probe saw differently from the normal capture."""
     base = _identity_free(baseline)
-    merged: dict[tuple[Kind, str], Change] = {}
+    merged: dict[tuple[Kind, str], GradedChange] = {}
     for answer in answers:
         if answer.surface is None:
             continue
@@ -59,7 +62,7 @@ def probe_changes(server: str, baseline: Surface, answers: Sequence[ProbeAnswer]
             if key in merged:
                 merged[key] = replace(merged[key], reasons=(*merged[key].reasons, reason))
             else:
-                merged[key] = replace(change, severity=Severity.CRITICAL, reasons=(reason,))
+                merged[key] = GradedChange(change, Severity.CRITICAL, (reason,))
     return [merged[k] for k in sorted(merged, key=lambda k: (list(Kind).index(k[0]), k[1]))]
 
 

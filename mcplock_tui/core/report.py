@@ -1,399 +1,115 @@
-"""Report -> JSON and SARIF 2.1.0 documents (data only; writing them is the CLI's job).
+"""The report model: each server's outcome, its graded changes, and what sits beside them.
 
-Both are ``json.dumps(..., ensure_ascii=True)``-ready: server text stays exact but every
-non-ASCII or control character is an escape, so the documents are safe to print.
+Data only, and cheap to import (no grading): the app shows reports before the grading code
+has loaded. :mod:`mcplock_tui.core.analysis` builds reports; :mod:`mcplock_tui.core.formats`
+turns them into documents.
 """
 
 from __future__ import annotations
 
-import tomllib
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
 
-from mcplock_tui import __version__
-from mcplock_tui.core.analysis import ExitCode, Report, ServerReport, Status
-from mcplock_tui.core.diff import MISSING, Change
-from mcplock_tui.core.groups import Group, group_changes
-from mcplock_tui.core.model import Finding, Kind, Origin, Reason, Severity
-from mcplock_tui.core.rules import all_rules
-from mcplock_tui.core.severity import CATEGORIES
-
-REPORT_VERSION = 1
-_TABLE = {
-    Kind.TOOL: "tools",
-    Kind.PROMPT: "prompts",
-    Kind.RESOURCE: "resources",
-    Kind.RESOURCE_TEMPLATE: "resource_templates",
-}
+from mcplock_tui.core.exitcodes import ExitCode
+from mcplock_tui.core.graded import GradedChange, ReviewState
+from mcplock_tui.core.lockfile import Rejection
+from mcplock_tui.core.model import ErrorKind, Finding, Severity
+from mcplock_tui.core.verdict import Explained
 
 
-def finding_json(f: Finding) -> dict[str, Any]:
-    return {
-        "code": f.code,
-        "severity": f.severity.label,
-        "message": f.message,
-        "path": f.path,
-        "excerpt": f.excerpt,
-        "span": list(f.span) if f.span else None,
-        "server": f.server,
-        "kind": f.kind,
-        "item": f.item,
-    }
+class Status(StrEnum):
+    """A server's outcome in a report; the values are the JSON report's ``status`` strings."""
+
+    CLEAN = "clean"
+    DRIFT = "drift"
+    FAILED = "failed"
+    UNPINNED = "unpinned"
+    UNCONFIGURED = "unconfigured"
+    LAUNCH_CHANGED = "launch-changed"
+    """The config launches the server differently from its pin: not started, not checked."""
 
 
-def reason_json(r: Reason) -> dict[str, Any]:
-    return {
-        "category": r.category,
-        "severity": r.severity.label,
-        "message": r.message,
-        "path": r.path,
-    }
+@dataclass(frozen=True, slots=True)
+class ServerReport:
+    name: str
+    status: Status
+    error: str | None = None
+    error_kind: ErrorKind | None = None
+    changes: tuple[GradedChange, ...] = ()
+    rejections: Mapping[str, Rejection] = field(default_factory=dict)
+    """Review state, by change id: a reviewer already refused exactly this new definition."""
+    known_findings: tuple[Finding, ...] = ()
+    """Findings in definitions that are pinned as they are now: reviewed, still worth seeing."""
+    suppressed: tuple[Finding, ...] = ()
+    warnings: tuple[str, ...] = ()
+    stderr_log: str | None = None
+    stderr_tail: tuple[str, ...] = ()
+    """For a failed server: the last lines of its stderr (escaped, redacted, capped)."""
+    new_hosts: tuple[str, ...] = ()
+    """Network hosts the live surface names that the pinned one does not (sorted)."""
+    pinned_launch: str | None = None
+    """For ``launch-changed``: the reviewed launch, as pinned."""
+    launch: str | None = None
+    """For ``launch-changed`` and ``unpinned``: the launch the config asks for now."""
+
+    @property
+    def worst(self) -> Severity | None:
+        return max((c.severity for c in self.changes), default=None)
+
+    def rejection(self, change: GradedChange) -> Rejection | None:
+        return self.rejections.get(change.id)
+
+    def state(self, change: GradedChange) -> ReviewState:
+        return ReviewState.REJECTED if change.id in self.rejections else ReviewState.PENDING
 
 
-def _value(v: Any) -> Any:
-    return None if v is MISSING else v
+@dataclass(frozen=True, slots=True)
+class Report:
+    servers: tuple[ServerReport, ...]
+    fail_on: Severity = Severity.HIGH
+    fail_on_known: Severity | None = None
+    """Known findings at or above this band fail too; None: they are shown, never fail."""
+    verdicts: Mapping[str, Explained] = field(default_factory=dict)
+    """Explain answers by change id (``--explain``): advisory, never part of the exit code."""
+
+    @property
+    def changes(self) -> list[GradedChange]:
+        return [c for s in self.servers for c in s.changes]
+
+    def rejection(self, change: GradedChange) -> Rejection | None:
+        return next((s.rejection(change) for s in self.servers if s.name == change.server), None)
+
+    def verdict(self, change: GradedChange) -> Explained | None:
+        return self.verdicts.get(change.id)
+
+    @property
+    def known_findings(self) -> list[Finding]:
+        return [f for s in self.servers for f in s.known_findings]
+
+    def exit_code(self) -> ExitCode:
+        """Drift at or above the threshold wins over "could not check": it is definite.
+
+        A launch that differs from its pin is drift too: the new command was never run, so
+        nothing about the server is known except that it is not what was reviewed.
+        """
+        if any(c.severity >= self.fail_on for c in self.changes):
+            return ExitCode.DRIFT
+        if any(s.status == Status.LAUNCH_CHANGED for s in self.servers):
+            return ExitCode.DRIFT
+        gate = self.fail_on_known
+        if gate is not None and any(f.severity >= gate for f in self.known_findings):
+            return ExitCode.DRIFT
+        if any(s.status in (Status.FAILED, Status.UNPINNED) for s in self.servers):
+            return ExitCode.CANNOT_CHECK
+        return ExitCode.CLEAN
+
+    def counts(self) -> dict[Severity, int]:
+        return band_counts(self.changes)
 
 
-def change_json(c: Change) -> dict[str, Any]:
-    return {
-        "id": c.id,
-        "kind": c.kind.value,
-        "name": c.name,
-        "old_name": c.old_name,
-        "change": c.change.value,
-        "severity": c.severity.label,
-        "status": c.status,
-        "rejection_note": c.rejection.note if c.rejection else None,
-        "reasons": [reason_json(r) for r in c.reasons],
-        "findings": [finding_json(f) for f in c.findings],
-        "fields": [
-            {
-                "path": f.path,
-                "old": _value(f.old),
-                "new": _value(f.new),
-                "absent": [side for side, v in (("old", f.old), ("new", f.new)) if v is MISSING],
-            }
-            for f in c.fields
-        ],
-        "old_hash": c.old_hash,
-        "new_hash": c.new_hash,
-        "explain": dict(c.explain) if c.explain else None,
-    }
-
-
-def server_json(s: ServerReport) -> dict[str, Any]:
-    return {
-        "name": s.name,
-        "status": s.status,
-        "error": s.error,
-        "error_kind": s.error_kind,
-        "stderr_log": s.stderr_log,
-        "stderr_tail": list(s.stderr_tail),
-        "warnings": list(s.warnings),
-        "new_hosts": list(s.new_hosts),
-        "pinned_launch": s.pinned_launch,
-        "launch": s.launch,
-        "changes": [change_json(c) for c in s.changes],
-        "known_findings": [finding_json(f) for f in s.known_findings],
-        "suppressed": [finding_json(f) for f in s.suppressed],
-    }
-
-
-def unchecked_error(report: Report) -> tuple[str | None, str | None]:
-    """``(error, error_kind)`` for a report that exits 2 because servers could not be checked."""
-    if report.exit_code() is not ExitCode.CANNOT_CHECK:
-        return None, None
-    bad = [s for s in report.servers if s.status in (Status.FAILED, Status.UNPINNED)]
-    kind = "unpinned" if all(s.status == Status.UNPINNED for s in bad) else "servers-failed"
-    listed = ", ".join(f"{s.name} ({s.error_kind or s.status})" for s in bad)
-    noun = "server" if len(bad) == 1 else "servers"
-    return f"{len(bad)} {noun} could not be checked: {listed}", kind
-
-
-def to_json(report: Report, lockfile: str) -> dict[str, Any]:
-    counts = report.counts()
-    error, kind = unchecked_error(report)
-    return {
-        "version": REPORT_VERSION,
-        "tool": {"name": "mcplock-tui", "version": __version__},
-        "lockfile": lockfile,
-        "error": error,
-        "error_kind": kind,
-        "fail_on": report.fail_on.label,
-        "fail_on_known": report.fail_on_known.label if report.fail_on_known else None,
-        "known_findings": len(report.known_findings),
-        "exit_code": int(report.exit_code()),
-        "summary": {s.label: counts[s] for s in sorted(Severity, reverse=True)},
-        "servers": [server_json(s) for s in report.servers],
-        "groups": [group_json(g) for s in report.servers for g in group_changes(s.changes)],
-    }
-
-
-def group_json(g: Group) -> dict[str, Any]:
-    """Alike changes listed once; each member is still in its server's ``changes``."""
-    return {
-        "id": g.id,
-        "label": g.label,
-        "selector": g.selector,
-        "server": g.server,
-        "kind": g.kind.value,
-        "change": g.change,
-        "pattern": g.pattern,
-        "severity": g.severity.label,
-        "count": len(g.members),
-        "members": [c.id for c in g.members],
-    }
-
-
-# --- SARIF -------------------------------------------------------------------------------
-
-_LEVEL = {
-    Severity.CRITICAL: "error",
-    Severity.HIGH: "error",
-    Severity.MEDIUM: "warning",
-    Severity.LOW: "note",
-}
-_SECURITY_SEVERITY = {
-    Severity.CRITICAL: "9.5",
-    Severity.HIGH: "8.0",
-    Severity.MEDIUM: "5.0",
-    Severity.LOW: "2.0",
-}
-
-
-def lockfile_lines(text: str) -> dict[tuple[str, ...], int]:
-    """Map each table header's key path to its 1-based line, by parsing the header itself."""
-    lines: dict[tuple[str, ...], int] = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.startswith("[") or line.startswith("[["):
-            continue
-        try:
-            doc: Any = tomllib.loads(line)
-        except tomllib.TOMLDecodeError:
-            continue
-        path: list[str] = []
-        while isinstance(doc, dict) and len(doc) == 1:
-            key = next(iter(doc))
-            path.append(key)
-            doc = doc[key]
-        lines[tuple(path)] = number
-    return lines
-
-
-def _line_for(c: Change | None, server: str, lines: Mapping[tuple[str, ...], int]) -> int:
-    if c is not None and c.kind in _TABLE:
-        name = c.old_name or c.name
-        found = lines.get(("servers", server, _TABLE[c.kind], name))
-        if found:
-            return found
-    if c is not None and c.kind is Kind.INSTRUCTIONS:
-        found = lines.get(("servers", server, "instructions"))
-        if found:
-            return found
-    return lines.get(("servers", server, "server"), 1)
-
-
-def _rule_meta(rule_id: str, severity: Severity, text: str) -> dict[str, Any]:
-    """A rule's own description: from the registry, or the drift category's text.
-
-    ``text`` (one instance's message) is the last resort only: a rule is shared by every
-    result that carries it, so it must not read as one of them.
-    """
-    rule = all_rules().get(rule_id)
-    category = rule_id.removeprefix("MCPL-DRIFT-")
-    about = CATEGORIES.get(category) if rule is None else None
-    short = rule.title if rule else (f"drift: {category}" if about else text)
-    full = rule.rationale if rule else (about or text)
-    return {
-        "id": rule_id,
-        "name": rule_id,
-        "shortDescription": {"text": short},
-        "fullDescription": {"text": full},
-        "defaultConfiguration": {"level": _LEVEL[rule.severity if rule else severity]},
-        "properties": {
-            "security-severity": _SECURITY_SEVERITY[rule.severity if rule else severity],
-            "tags": ["security", "mcp", rule.family if rule else "drift"],
-        },
-    }
-
-
-def to_sarif(report: Report, lockfile: str, lockfile_text: str) -> dict[str, Any]:
-    """One result per change, tagged with its strongest rule; failed servers as notifications."""
-    lines = lockfile_lines(lockfile_text)
-    rules: dict[str, dict[str, Any]] = {}
-    results: list[dict[str, Any]] = []
-    notifications: list[dict[str, Any]] = []
-    for server in report.servers:
-        if server.error:
-            text = f"{server.name}: {server.error}"
-            if server.stderr_log:
-                text += f" (server log: {server.stderr_log})"
-            if server.stderr_tail:
-                text += "\nlast lines of its stderr:\n" + "\n".join(server.stderr_tail)
-            notifications.append(
-                {
-                    "level": "error",
-                    "message": {"text": text},
-                    "locations": [_location(lockfile, _line_for(None, server.name, lines))],
-                }
-            )
-        for c in server.changes:
-            top = c.reasons[0] if c.reasons else Reason("changed", c.severity, "changed")
-            rule_id = f"MCPL-DRIFT-{top.code}" if top.origin is Origin.DRIFT else top.code
-            rules.setdefault(rule_id, _rule_meta(rule_id, top.severity, top.message))
-            text = (
-                f"{c.server}: {c.kind.value} {c.name!r} {c.change.value} ({c.severity.label}): "
-                + "; ".join(r.message for r in c.reasons)
-            )
-            if c.rejection is not None:
-                text += " [rejected in review]"
-            results.append(
-                {
-                    "ruleId": rule_id,
-                    "level": _LEVEL[c.severity],
-                    "message": {"text": text},
-                    "locations": [_location(lockfile, _line_for(c, server.name, lines))],
-                    "partialFingerprints": {"mcplockChange/v1": f"{c.id}@{c.new_hash}"},
-                    "properties": {
-                        "severity": c.severity.label,
-                        "status": c.status,
-                        "findings": [f.code for f in c.findings],
-                        **({"explain": dict(c.explain)} if c.explain else {}),
-                    },
-                }
-            )
-        results.extend(_known_results(server, lockfile, lines, rules))
-    invocations = [
-        {
-            "executionSuccessful": not notifications,
-            "exitCode": int(report.exit_code()),
-            "toolExecutionNotifications": notifications,
-        }
-    ]
-    return _sarif_document(rules, results, invocations)
-
-
-def error_json(error: str, kind: str, lockfile: str) -> dict[str, Any]:
-    """The JSON report when the check could not start: no lockfile, bad config or policy."""
-    return {
-        "version": REPORT_VERSION,
-        "tool": {"name": "mcplock-tui", "version": __version__},
-        "lockfile": lockfile,
-        "error": error,
-        "error_kind": kind,
-        "fail_on": None,
-        "fail_on_known": None,
-        "known_findings": 0,
-        "exit_code": int(ExitCode.CANNOT_CHECK),
-        "summary": {s.label: 0 for s in sorted(Severity, reverse=True)},
-        "servers": [],
-    }
-
-
-def error_sarif(error: str, kind: str, lockfile: str) -> dict[str, Any]:
-    """The SARIF document for the same case: no results, one failed invocation."""
-    notification = {
-        "level": "error",
-        "message": {"text": f"{kind}: {error}"},
-        "locations": [_location(lockfile, 1)],
-    }
-    invocation = {
-        "executionSuccessful": False,
-        "exitCode": int(ExitCode.CANNOT_CHECK),
-        "toolExecutionNotifications": [notification],
-    }
-    return _sarif_document({}, [], [invocation])
-
-
-def _known_results(
-    server: ServerReport,
-    lockfile: str,
-    lines: Mapping[tuple[str, ...], int],
-    rules: dict[str, dict[str, Any]],
-) -> list[dict[str, Any]]:
-    """Findings in pinned, unchanged text: level ``note`` whatever their band (reviewed)."""
-    out: list[dict[str, Any]] = []
-    for f in server.known_findings:
-        rules.setdefault(f.code, _rule_meta(f.code, f.severity, f.message))
-        table = {k.value: v for k, v in _TABLE.items()}.get(f.kind)
-        line = (lines.get(("servers", server.name, table, f.item)) if table else None) or lines.get(
-            ("servers", server.name, "server"), 1
-        )
-        out.append(
-            {
-                "ruleId": f.code,
-                "level": "note",
-                "message": {
-                    "text": f"{server.name}: known {f.kind} {f.item!r}: {f.message} "
-                    f"({f.severity.label}, pinned as is)"
-                },
-                "locations": [_location(lockfile, line)],
-                "partialFingerprints": {
-                    "mcplockKnown/v1": f"{server.name}/{f.kind}/{f.item}/{f.code}/{f.path}"
-                },
-                "properties": {"severity": f.severity.label, "status": "known"},
-            }
-        )
-    return out
-
-
-def _location(uri: str, line: int) -> dict[str, Any]:
-    return {"physicalLocation": {"artifactLocation": {"uri": uri}, "region": {"startLine": line}}}
-
-
-def findings_to_json(findings: list[Finding], failed: dict[str, str]) -> dict[str, Any]:
-    """The ``lint`` report: findings plus the servers that could not be read."""
-    return {
-        "version": REPORT_VERSION,
-        "tool": {"name": "mcplock-tui", "version": __version__},
-        "findings": [finding_json(f) for f in findings],
-        "failed": [{"name": n, "error": e} for n, e in sorted(failed.items())],
-    }
-
-
-def findings_to_sarif(findings: list[Finding], lockfile: str, lockfile_text: str) -> dict[str, Any]:
-    lines = lockfile_lines(lockfile_text)
-    rules: dict[str, dict[str, Any]] = {}
-    results = []
-    for f in findings:
-        rules.setdefault(f.code, _rule_meta(f.code, f.severity, f.message))
-        line = lines.get(("servers", f.server, "tools", f.item)) or lines.get(
-            ("servers", f.server, "server"), 1
-        )
-        results.append(
-            {
-                "ruleId": f.code,
-                "level": _LEVEL[f.severity],
-                "message": {"text": f"{f.server}: {f.kind} {f.item!r}: {f.message} ({f.path})"},
-                "locations": [_location(lockfile, line)],
-                "partialFingerprints": {
-                    "mcplockFinding/v1": f"{f.server}/{f.item}/{f.code}/{f.path}"
-                },
-            }
-        )
-    return _sarif_document(rules, results)
-
-
-def _sarif_document(
-    rules: dict[str, dict[str, Any]],
-    results: list[dict[str, Any]],
-    invocations: list[dict[str, Any]] | None = None,
-) -> dict[str, Any]:
-    run: dict[str, Any] = {
-        "tool": {
-            "driver": {
-                "name": "mcplock-tui",
-                "version": __version__,
-                "informationUri": "https://pypi.org/project/mcplock-tui/",
-                "rules": [rules[k] for k in sorted(rules)],
-            }
-        },
-        "results": results,
-    }
-    if invocations is not None:
-        run["invocations"] = invocations
-    return {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [run],
-    }
+def band_counts(changes: Iterable[GradedChange]) -> dict[Severity, int]:
+    counts = dict.fromkeys(Severity, 0)
+    for change in changes:
+        counts[change.severity] += 1
+    return counts

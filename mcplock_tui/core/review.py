@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from mcplock_tui.core.canonical import digest
 from mcplock_tui.core.diff import Change
@@ -17,10 +18,24 @@ from mcplock_tui.core.lockfile import Lockfile, Rejection, ServerPin
 from mcplock_tui.core.model import JSON, ChangeType, Kind, Surface
 
 
+class Action(StrEnum):
+    """What a signed record says was done; the values are the log's ``decision`` strings."""
+
+    ACCEPT = "accept"
+    REJECT = "reject"
+    PIN = "pin"
+    """A first pin of a server (``pin``, ``pin --replace``)."""
+    UNDO = "undo"
+    """The review app took a decision back and re-pinned what was pinned before."""
+
+
+REVIEW_ACTIONS = (Action.ACCEPT, Action.REJECT)
+"""What a reviewer decides about a change."""
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
-    action: str
-    """``accept`` or ``reject``."""
+    action: Action
     change_id: str
     kind: Kind
     name: str
@@ -115,13 +130,27 @@ def clear_stale_rejections(lock: Lockfile, live: Mapping[str, Surface]) -> Lockf
     return replace(lock, servers=servers) if changed else lock
 
 
-def decision_for(change: Change, action: str, note: str = "") -> Decision:
+def _review_action(action: Action) -> Action:
+    """Exactly accept or reject: a misspelt action must not fall through to either."""
+    if action not in REVIEW_ACTIONS:
+        raise ValueError(f"not a review decision: {action!r} (accept or reject)")
+    return Action(action)
+
+
+def decision_for(change: Change, action: Action, note: str = "") -> Decision:
     return Decision(
-        action, change.id, change.kind, change.name, change.old_hash, change.new_hash, note
+        _review_action(action),
+        change.id,
+        change.kind,
+        change.name,
+        change.old_hash,
+        change.new_hash,
+        note,
     )
 
 
-def apply(lock: Lockfile, changes: Iterable[Change], action: str, note: str = "") -> Lockfile:
+def apply(lock: Lockfile, changes: Iterable[Change], action: Action, note: str = "") -> Lockfile:
+    act = _review_action(action)
     for change in changes:
-        lock = accept(lock, change) if action == "accept" else reject(lock, change, note)
+        lock = accept(lock, change) if act is Action.ACCEPT else reject(lock, change, note)
     return lock

@@ -5,14 +5,8 @@ Importing this package loads no HTTP client; anthropic is imported when a reques
 
 from __future__ import annotations
 
-from mcplock_tui.explain.base import (
-    VERDICTS,
-    ExplainAuthError,
-    Explainer,
-    NullExplainer,
-    Verdict,
-    VerdictLabel,
-)
+from mcplock_tui.core.verdict import VERDICTS, Verdict, VerdictLabel
+from mcplock_tui.explain.base import ExplainAuthError, Explainer, NullExplainer
 from mcplock_tui.explain.claude import DEFAULT_MODEL, AnthropicExplainer, explain_change
 
 __all__ = [

@@ -1,6 +1,6 @@
 """The explain seam: a verdict record and the interface that produces one.
 
-A verdict is advisory. It is stored beside a change for the reviewer to read and never feeds
+A verdict (:mod:`mcplock_tui.core.verdict`) is advisory. It is stored beside a change for the reviewer to read and never feeds
 back into severity or the exit code, so a model that is fooled can at worst add noise, never
 hide a finding. Validation here is strict on purpose: a reply that is not exactly the
 expected shape is a failed explain, never a verdict guessed from loose text.
@@ -9,14 +9,12 @@ expected shape is a failed explain, never a verdict guessed from loose text.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol, cast, get_args
+from typing import Protocol, cast
 
-from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange
+from mcplock_tui.core.verdict import VERDICTS, Verdict, VerdictLabel
 from mcplock_tui.errors import ExplainError
 
-VerdictLabel = Literal["benign", "suspicious", "malicious"]
-VERDICTS: tuple[str, ...] = get_args(VerdictLabel)
 REASON_MAX = 400
 """Characters allowed in a reason; the prompt asks for one sentence."""
 EXCERPT_MAX = 400
@@ -30,30 +28,6 @@ _FIELDS = frozenset({"verdict", "reason", "excerpt"})
 
 class ExplainAuthError(ExplainError):
     """The API refused the credentials: every further request would fail the same way."""
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """Claude's second opinion on one change."""
-
-    verdict: VerdictLabel
-    reason: str
-    """One sentence for the reviewer."""
-    excerpt: str
-    """The passage the verdict rests on; empty when no single passage applies."""
-    model: str
-    cached: bool = False
-    """True when read from the on-disk cache instead of asked for."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The shape stored in ``Change.explain`` and the JSON report."""
-        return {
-            "verdict": self.verdict,
-            "reason": self.reason,
-            "excerpt": self.excerpt,
-            "model": self.model,
-            "cached": self.cached,
-        }
 
 
 def parse_verdict(data: object, model: str, *, cached: bool = False) -> Verdict:
@@ -81,7 +55,7 @@ def parse_verdict(data: object, model: str, *, cached: bool = False) -> Verdict:
 class Explainer(Protocol):
     """Anything that turns one change into a verdict or raises :class:`ExplainError`."""
 
-    def explain(self, change: Change) -> Verdict: ...
+    def explain(self, change: GradedChange) -> Verdict: ...
 
 
 class NullExplainer:
@@ -90,5 +64,5 @@ class NullExplainer:
     def __init__(self, message: str = MISSING_KEY) -> None:
         self.message = message
 
-    def explain(self, change: Change) -> Verdict:
+    def explain(self, change: GradedChange) -> Verdict:
         raise ExplainError(self.message)

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from mcplock_tui.core.canonical import canon_json
+from mcplock_tui.core.verdict import Verdict
 from mcplock_tui.errors import ExplainError
-from mcplock_tui.explain.base import Verdict, parse_verdict
+from mcplock_tui.explain.base import parse_verdict
 from mcplock_tui.storage import private_dir, write_text_atomic
 
 KEY_FILE = ".mac-key"

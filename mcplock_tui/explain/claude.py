@@ -26,16 +26,15 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mcplock_tui.core.canonical import visible
-from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange
+from mcplock_tui.core.verdict import VERDICTS, Verdict
 from mcplock_tui.errors import ExplainError
 from mcplock_tui.explain.base import (
     EXCERPT_MAX,
     MISSING_KEY,
     NO_VERDICT,
     REASON_MAX,
-    VERDICTS,
     ExplainAuthError,
-    Verdict,
     parse_verdict,
 )
 from mcplock_tui.explain.cache import VerdictCache, cache_key
@@ -215,7 +214,7 @@ class AnthropicExplainer:
         self.server_names = tuple(server_names)
         """Every configured server name, scrubbed from finding messages."""
 
-    def explain(self, change: Change) -> Verdict:
+    def explain(self, change: GradedChange) -> Verdict:
         payload = build_payload(change, server_names=self.server_names)
         key = cache_key(self.model, PROMPT_VERSION, payload)
         cached = self.cache.get(key)
@@ -250,7 +249,7 @@ class AnthropicExplainer:
 
 
 def explain_change(
-    change: Change,
+    change: GradedChange,
     *,
     model: str | None = None,
     client: Any | None = None,

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from mcplock_tui.core.canonical import canon_json
-from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import Kind
 from mcplock_tui.errors import ExplainError
 
@@ -52,7 +52,7 @@ def _scrub(text: str, names: Iterable[str]) -> str:
     return text
 
 
-def build_payload(change: Change, *, server_names: Iterable[str] = ()) -> dict[str, Any]:
+def build_payload(change: GradedChange, *, server_names: Iterable[str] = ()) -> dict[str, Any]:
     """The JSON document describing ``change``; raises ExplainError when nothing can be sent."""
     drop = _CONFIG_FIELDS.get(change.kind, frozenset())
     fields = [f.path for f in change.fields if _top(f.path) not in drop]

@@ -1,7 +1,7 @@
-"""``--check --explain``: attach Claude's verdict to every change of a report.
+"""``--check --explain``: Claude's verdict on every change of a report.
 
-Each change gets ``{verdict, reason, excerpt, model, cached}`` or ``{"error": message}`` in
-``Change.explain``; nothing else in the report moves, so severity and the exit code are the
+Each change gets a :class:`Verdict` or an :class:`ExplainFailure` in ``Report.verdicts``
+(by change id); nothing else in the report moves, so severity and the exit code are the
 same with or without explain. A missing key is reported once on stderr, not per change, and
 an authentication failure stops the remaining requests, which would fail the same way.
 """
@@ -14,11 +14,11 @@ import threading
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import Any
 
-from mcplock_tui.core.analysis import Report
 from mcplock_tui.core.canonical import visible
-from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange
+from mcplock_tui.core.report import Report
+from mcplock_tui.core.verdict import Explained, ExplainFailure
 from mcplock_tui.errors import ExplainError
 from mcplock_tui.explain.base import ExplainAuthError, Explainer
 
@@ -26,36 +26,32 @@ WORKERS = 4
 """Few enough to stay under typical rate limits, enough that a dozen changes do not queue."""
 
 
-def _fill(report: Report, answers: Iterable[dict[str, Any]]) -> Report:
-    """Put the answers, in ``report.changes`` order, into copies of the changes."""
-    it = iter(answers)
-    servers = tuple(
-        replace(s, changes=tuple(replace(c, explain=next(it)) for c in s.changes))
-        for s in report.servers
-    )
-    return replace(report, servers=servers)
+def _fill(report: Report, answers: Iterable[Explained]) -> Report:
+    """The report with the answers, in ``report.changes`` order, beside its changes."""
+    verdicts = dict(zip((c.id for c in report.changes), answers, strict=True))
+    return replace(report, verdicts=verdicts)
 
 
 def explain_all(report: Report, explainer: Explainer) -> Report:
-    """Ask ``explainer`` about every change; failures become ``{"error": ...}`` entries."""
+    """Ask ``explainer`` about every change; a failure is an :class:`ExplainFailure`."""
     changes = report.changes
     fatal: list[str] = []
     lock = threading.Lock()
 
-    def one(change: Change) -> dict[str, Any]:
+    def one(change: GradedChange) -> Explained:
         with lock:
             if fatal:
-                return {"error": fatal[0]}
+                return ExplainFailure(fatal[0])
         try:
-            return explainer.explain(change).to_dict()
+            return explainer.explain(change)
         except ExplainAuthError as exc:
             with lock:
                 fatal.append(str(exc))
-            return {"error": str(exc)}
+            return ExplainFailure(str(exc))
         except ExplainError as exc:
-            return {"error": str(exc)}
+            return ExplainFailure(str(exc))
         except Exception as exc:  # advisory: a bug here must not cost the check its report
-            return {"error": f"explain failed unexpectedly: {type(exc).__name__}: {exc}"}
+            return ExplainFailure(f"explain failed unexpectedly: {type(exc).__name__}: {exc}")
 
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
         answers = list(pool.map(one, changes))
@@ -63,7 +59,7 @@ def explain_all(report: Report, explainer: Explainer) -> Report:
 
 
 def explain_report(report: Report, args: argparse.Namespace) -> Report:
-    """Fill ``Change.explain`` for every change; never raises for explain failures."""
+    """The report with a verdict for every change; never raises for explain failures."""
     if not report.changes:
         return report
     from mcplock_tui.explain.claude import AnthropicExplainer
@@ -74,5 +70,5 @@ def explain_report(report: Report, args: argparse.Namespace) -> Report:
         )
     except ExplainError as exc:
         print(f"mcplock-tui: explain: {visible(str(exc))}", file=sys.stderr)
-        return _fill(report, ({"error": str(exc)} for _ in report.changes))
+        return _fill(report, (ExplainFailure(str(exc)) for _ in report.changes))
     return explain_all(report, explainer)

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from mcplock_tui.core.exitcodes import ExitCode
 from mcplock_tui.errors import ConfigError
 
 DEFAULT_LOCK = "mcplock.lock"
@@ -148,6 +149,6 @@ def _serve(ns: argparse.Namespace, upstream_argv: list[str]) -> int:
     try:
         return asyncio.run(serve(options, upstream, 0, out_fd))
     except KeyboardInterrupt:
-        return 130
+        return ExitCode.INTERRUPTED
     finally:
         sys.stderr.flush()

@@ -21,9 +21,9 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from mcplock_tui.core.analysis import ServerReport, Status
 from mcplock_tui.core.canonical import digest
-from mcplock_tui.core.diff import Change, diff_surfaces
+from mcplock_tui.core.diff import diff_surfaces
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.model import (
     ITEM_KINDS,
@@ -34,6 +34,7 @@ from mcplock_tui.core.model import (
     Severity,
     Surface,
 )
+from mcplock_tui.core.report import ServerReport, Status
 from mcplock_tui.guard.observe import Observation, observation_path, read_observations
 
 SEEN_AT_RUNTIME = "seen-at-runtime"
@@ -90,7 +91,7 @@ def annotate(
         return report
     live = capture.surface
     changes = {(c.kind, c.name): c for c in report.changes}
-    extra: list[Change] = []
+    extra: list[GradedChange] = []
     for o in observations:
         kind = _KINDS.get(o.kind)
         if o.server != report.name or kind is None:
@@ -111,9 +112,7 @@ def annotate(
             shown = _with_item(live, kind, o.name, o.definition)
             for new in diff_surfaces(report.name, live, shown):
                 if (new.kind, new.name) == (kind, o.name):
-                    extra.append(
-                        replace(new, severity=Severity.CRITICAL, reasons=(_divergence(o),))
-                    )
+                    extra.append(GradedChange(new, Severity.CRITICAL, (_divergence(o),)))
                     changes[(kind, o.name)] = extra[-1]
     merged = tuple(changes[(c.kind, c.name)] for c in report.changes) + tuple(extra)
     if merged == report.changes:

@@ -20,11 +20,11 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
-from mcplock_tui.core.analysis import ServerReport, foreign_for, report_for
 from mcplock_tui.core.canonical import visible
-from mcplock_tui.core.diff import Change
-from mcplock_tui.core.lint import lint_tools
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import CaptureResult
+from mcplock_tui.core.report import ServerReport
+from mcplock_tui.core.verdict import Explained, ExplainFailure
 from mcplock_tui.errors import ExplainError, MCPLockError
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.tui.commands import ChangeCommands
@@ -35,10 +35,10 @@ from mcplock_tui.tui.messages import (
     LintReady,
     ServerCaptured,
 )
+from mcplock_tui.tui.render.safe_text import one_line
 from mcplock_tui.tui.screens.modals import AcceptAllScreen, HelpScreen, RejectNoteScreen
 from mcplock_tui.tui.screens.review import ReviewScreen
 from mcplock_tui.tui.session import PENDING, ReviewSession, describe
-from mcplock_tui.tui.widgets.safe_text import one_line
 
 _WORKER_LABEL = {
     "capture": "capture",
@@ -89,7 +89,9 @@ class ReviewApp(App[int]):
     def get_default_screen(self) -> ReviewScreen:
         return self.review
 
-    def on_mount(self) -> None:
+    def on_ready(self) -> None:
+        # After the first frame: importing the SDK and grading compete for the interpreter,
+        # so they start once the reviewer already sees the screen.
         specs = [
             spec
             for name, spec in self.session.specs.items()
@@ -138,7 +140,7 @@ class ReviewApp(App[int]):
         def arrived(result: CaptureResult) -> None:
             self.post_message(ServerCaptured(result))
 
-        # The SDK is imported here, in a thread, after the first frame is on screen.
+        # The SDK is imported here, in a thread, once the first frame is on screen.
         capture_all = await asyncio.to_thread(_load_capture)
         await capture_all(specs, timeout=self.timeout, log_dir=self.log_dir, on_result=arrived)
         self.post_message(CaptureFinished())
@@ -152,6 +154,9 @@ class ReviewApp(App[int]):
 
     @work(thread=True, group="grade", exit_on_error=False)
     def grade_capture(self, result: CaptureResult, captures: Mapping[str, CaptureResult]) -> None:
+        # Grading (detectors, language tables) loads here, in a thread, on first use.
+        from mcplock_tui.core.analysis import foreign_for, report_for
+
         s = self.session
         try:
             foreign = foreign_for(s.base, captures).get(result.name, {})
@@ -191,6 +196,8 @@ class ReviewApp(App[int]):
         captures: Mapping[str, CaptureResult],
         known: Mapping[str, Mapping[str, str] | None],
     ) -> None:
+        from mcplock_tui.core.analysis import foreign_for, report_for
+
         s = self.session
         foreign = foreign_for(s.base, captures)
         again = [
@@ -213,7 +220,7 @@ class ReviewApp(App[int]):
 
     # decisions ------------------------------------------------------------------------------
 
-    def _decidable(self) -> Change | None:
+    def _decidable(self) -> GradedChange | None:
         change = self.review.current_change
         if change is None:
             self.say("Pick a change first (servers have no decision of their own).", error=True)
@@ -223,7 +230,7 @@ class ReviewApp(App[int]):
             return None
         return change
 
-    def _group_pending(self) -> list[Change] | None:
+    def _group_pending(self) -> list[GradedChange] | None:
         """The pending members of the highlighted group, or None when no group is highlighted."""
         group = self.review.current_group
         if group is None:
@@ -257,7 +264,7 @@ class ReviewApp(App[int]):
             self.say(f"No pending change on {server!r}.")
             return
 
-        def chosen(changes: list[Change] | None) -> None:
+        def chosen(changes: list[GradedChange] | None) -> None:
             if changes:
                 self.accept_changes(changes)
 
@@ -295,14 +302,14 @@ class ReviewApp(App[int]):
         moved = set(before) | set(self.session.decisions)
         self.post_message(DecisionRecorded(f"Undid: {label}.", sorted(moved)))
 
-    def accept_changes(self, changes: Sequence[Change]) -> None:
+    def accept_changes(self, changes: Sequence[GradedChange]) -> None:
         ids = [c.id for c in changes]
         self.session.in_flight.update(ids)
         self.review.refresh_decided(tuple(ids))
         self.recheck_and_accept(list(changes))
 
     @work(group="decide", exit_on_error=False)
-    async def recheck_and_accept(self, changes: list[Change]) -> None:
+    async def recheck_and_accept(self, changes: list[GradedChange]) -> None:
         """Capture the server again; accept only what it still serves exactly as shown."""
         server = changes[0].server
         ids = [c.id for c in changes]
@@ -341,7 +348,9 @@ class ReviewApp(App[int]):
             )
             self.post_message(DecisionRecorded(f"Accepted {what}; the lockfile now pins it.", ids))
 
-    def _moved(self, result: CaptureResult, moved: list[Change], accepted: list[Change]) -> None:
+    def _moved(
+        self, result: CaptureResult, moved: list[GradedChange], accepted: list[GradedChange]
+    ) -> None:
         names = ", ".join(describe(c) for c in moved[:3]) + (" and more" if len(moved) > 3 else "")
         done = f" ({len(accepted)} other(s) accepted)" if accepted else ""
         self.say(
@@ -368,6 +377,8 @@ class ReviewApp(App[int]):
 
     @work(thread=True, group="lint", exit_on_error=False)
     def lint_server(self, server: str) -> None:
+        from mcplock_tui.core.lint import lint_tools  # off the loop, when first asked for
+
         state = self.session.servers.get(server)
         surface = state.capture.surface if state is not None and state.capture is not None else None
         findings = lint_tools(server, surface.tools) if surface is not None else []
@@ -395,22 +406,22 @@ class ReviewApp(App[int]):
         self.ask_claude(change)
 
     @work(thread=True, group="explain", exit_on_error=False)
-    def ask_claude(self, change: Change) -> None:
+    def ask_claude(self, change: GradedChange) -> None:
         """Imported here: the explain stack (and anthropic) loads only when asked for."""
-        answer: object
+        answer: Explained
         try:
             from mcplock_tui.explain import explain_change
         except ImportError:
-            answer = "the explain module is not available in this installation"
+            answer = ExplainFailure("the explain module is not available in this installation")
         else:
             try:
                 answer = explain_change(
                     change, model=self.model, server_names=list(self.session.servers)
                 )
             except ExplainError as exc:
-                answer = str(exc)
+                answer = ExplainFailure(str(exc))
             except Exception as exc:  # an edge: whatever the SDK raises becomes a line in the tab
-                answer = f"{type(exc).__name__}: {exc}"
+                answer = ExplainFailure(f"{type(exc).__name__}: {exc}")
         self.post_message(ExplainReady(change, answer))
 
     @on(ExplainReady)

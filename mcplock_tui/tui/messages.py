@@ -6,8 +6,9 @@ from collections.abc import Sequence
 
 from textual.message import Message
 
-from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import CaptureResult, Finding
+from mcplock_tui.core.verdict import Explained
 
 
 class ServerCaptured(Message):
@@ -34,7 +35,7 @@ class DecisionRecorded(Message):
 class ExplainReady(Message):
     """A verdict (or the reason there is none) for one change."""
 
-    def __init__(self, change: Change, answer: object) -> None:
+    def __init__(self, change: GradedChange, answer: Explained) -> None:
         super().__init__()
         self.change = change
         self.answer = answer

@@ -14,19 +14,19 @@ the moment the definition moves.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcplock_tui import decisions as service
 from mcplock_tui.core import review
-from mcplock_tui.core.analysis import ServerReport, Status, foreign_for, report_for
-from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange, ReviewState
 from mcplock_tui.core.groups import Group, change_order, group_changes
 from mcplock_tui.core.lockfile import Lockfile
-from mcplock_tui.core.model import CaptureResult, Finding, Severity, Surface
+from mcplock_tui.core.model import CaptureResult, ErrorKind, Finding, Severity, Surface
 from mcplock_tui.core.policy import Policy
-from mcplock_tui.core.review import Decision
+from mcplock_tui.core.report import ServerReport, Status
+from mcplock_tui.core.review import Action, Decision
+from mcplock_tui.core.verdict import Explained
 from mcplock_tui.errors import DecisionError, LockfileError
 from mcplock_tui.guard.runtime import annotate_from_disk
 from mcplock_tui.spec import ServerSpec
@@ -34,7 +34,9 @@ from mcplock_tui.storage import read_lockfile
 
 CONNECTING = "connecting"
 NOT_CHECKED = "not checked"
-PENDING, ACCEPTED, REJECTED, CHECKING = "pending", "accepted", "rejected", "checking"
+PENDING, ACCEPTED, REJECTED = ReviewState.PENDING, ReviewState.ACCEPTED, ReviewState.REJECTED
+CHECKING = "checking"
+"""A change being re-checked before an accept (app-only, never in a report)."""
 
 _STATUS_RANK = {
     Status.DRIFT: 0,
@@ -61,7 +63,7 @@ class UndoStep:
     lock: Lockfile
     decisions: dict[str, tuple[str, str]]
     label: str
-    changes: tuple[Change, ...] = ()
+    changes: tuple[GradedChange, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +73,7 @@ class Filter:
     min_severity: Severity = Severity.LOW
     text: str = ""
 
-    def matches(self, change: Change, haystack: str | None = None) -> bool:
+    def matches(self, change: GradedChange, haystack: str | None = None) -> bool:
         """``haystack``: the change's searchable text (see :func:`search_text`), id if absent."""
         if change.severity < self.min_severity:
             return False
@@ -90,7 +92,7 @@ class NavRow:
     """One navigator line: a server, one of its changes, or a group of alike changes."""
 
     server: str
-    change: Change | None = None
+    change: GradedChange | None = None
     group: Group | None = None
     expanded: bool = False
     """For a group row: its members are shown below it."""
@@ -112,7 +114,7 @@ def server_key(name: str) -> str:
     return "server\0" + name
 
 
-def search_text(change: Change) -> str:
+def search_text(change: GradedChange) -> str:
     """What ``/`` searches: the id, both definitions as JSON, findings and reasons, casefolded.
 
     Built once per change (definitions can be large) and searched as one string.
@@ -148,8 +150,8 @@ class ReviewSession:
     """Ids of changes being re-checked before an accept."""
     lint: dict[str, tuple[Finding, ...]] = field(default_factory=dict)
     """Lint findings per server, for the live tools of its latest capture."""
-    explained: dict[tuple[str, str], object] = field(default_factory=dict)
-    """(change id, new hash) -> a verdict, or the message saying why there is none."""
+    explained: dict[tuple[str, str], Explained] = field(default_factory=dict)
+    """(change id, new hash) -> a verdict, or why there is none."""
     asking: set[tuple[str, str]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -160,7 +162,7 @@ class ReviewSession:
             self._written = None
         start = CONNECTING if self.lock_readable else NOT_CHECKED
         self.servers = {name: ServerState(name, start) for name in self.specs}
-        self._changes: dict[str, Change] = {}
+        self._changes: dict[str, GradedChange] = {}
         self._haystacks: dict[str, str] = {}
 
     @classmethod
@@ -198,6 +200,8 @@ class ReviewSession:
         self.lint.pop(result.name, None)
         foreign: Mapping[str, str]
         if graded is None:
+            from mcplock_tui.core.analysis import foreign_for, report_for
+
             foreign = foreign_for(self.base, self.captures()).get(result.name, {})
             report = report_for(result.name, result, self.base, foreign=foreign, policy=self.policy)
         else:
@@ -212,6 +216,8 @@ class ReviewSession:
         Shadowing compares a server's new tools with the other servers' live tools; a report
         made while a neighbour was still known only from its pin may have used stale names.
         """
+        from mcplock_tui.core.analysis import foreign_for, report_for
+
         captures = self.captures()
         foreign = foreign_for(self.base, captures)
         again = []
@@ -237,7 +243,7 @@ class ReviewSession:
             self._changes[change.id] = change
             self._haystacks.pop(change.id, None)
 
-    def haystack(self, change: Change) -> str:
+    def haystack(self, change: GradedChange) -> str:
         text = self._haystacks.get(change.id)
         if text is None:
             text = self._haystacks[change.id] = search_text(change)
@@ -249,20 +255,20 @@ class ReviewSession:
             if state.status == CONNECTING:
                 state.status = Status.FAILED
                 state.report = ServerReport(
-                    state.name, Status.FAILED, error=message, error_kind="internal"
+                    state.name, Status.FAILED, error=message, error_kind=ErrorKind.INTERNAL
                 )
 
     @property
     def connecting(self) -> bool:
         return any(s.status == CONNECTING for s in self.servers.values())
 
-    def change(self, change_id: str) -> Change | None:
+    def change(self, change_id: str) -> GradedChange | None:
         return self._changes.get(change_id)
 
-    def changes(self) -> Iterator[Change]:
+    def changes(self) -> Iterator[GradedChange]:
         return iter(self._changes.values())
 
-    def server_changes(self, server: str) -> list[Change]:
+    def server_changes(self, server: str) -> list[GradedChange]:
         report = self.servers[server].report if server in self.servers else None
         return sorted(report.changes, key=sort_key) if report is not None else []
 
@@ -295,18 +301,21 @@ class ReviewSession:
             ):
                 continue
             out.append(NavRow(state.name))
-            out.extend(_grouped_rows(state.name, changes, expanded))
+            rejected = state.report.rejections if state.report is not None else {}
+            out.extend(_grouped_rows(state.name, changes, expanded, rejected))
         return out
 
-    def state(self, change: Change) -> str:
+    def state(self, change: GradedChange) -> str:
         if change.id in self.in_flight:
             return CHECKING
         decided = self.decisions.get(change.id)
         if decided is not None and decided[1] == change.new_hash:
             return decided[0]
-        return REJECTED if change.rejection is not None else PENDING
+        state = self.servers.get(change.server)
+        report = state.report if state is not None else None
+        return report.state(change) if report is not None else PENDING
 
-    def note(self, change: Change) -> str:
+    def note(self, change: GradedChange) -> str:
         """The reviewer's note on a rejection of exactly this definition, if any."""
         if self.state(change) != REJECTED:
             return ""
@@ -331,25 +340,27 @@ class ReviewSession:
                 f"the lockfile cannot be read, so nothing is written: {self.lock_problem}"
             )
 
-    def accept(self, changes: Sequence[Change], live: Surface) -> tuple[list[Change], list[Change]]:
+    def accept(
+        self, changes: Sequence[GradedChange], live: Surface
+    ) -> tuple[list[GradedChange], list[GradedChange]]:
         """Accept each change the live server still serves as shown: (accepted, moved).
 
         ``live`` is a fresh capture of the changes' server. Moved changes are left alone; the
         others are written to the lockfile in one atomic replacement.
         """
         self._check_writable()
-        fresh: list[Change] = []
-        moved: list[Change] = []
+        fresh: list[GradedChange] = []
+        moved: list[GradedChange] = []
         for change in changes:
             try:
-                review.ensure_unmoved(change, live)
+                review.ensure_unmoved(change.diff, live)
             except DecisionError:
                 moved.append(change)
             else:
                 fresh.append(change)
         if fresh:
             self._commit(
-                "accept",
+                Action.ACCEPT,
                 fresh,
                 {fresh[0].server: live},
                 {c.id: (ACCEPTED, c.new_hash) for c in fresh},
@@ -357,14 +368,14 @@ class ReviewSession:
             )
         return fresh, moved
 
-    def reject(self, change: Change, note: str = "") -> None:
+    def reject(self, change: GradedChange, note: str = "") -> None:
         self._check_writable()
         live = self.servers[change.server].capture if change.server in self.servers else None
         surface = live.surface if live is not None else None
         if surface is None:
             raise DecisionError(f"{change.server!r} has no capture to decide on")
         self._commit(
-            "reject",
+            Action.REJECT,
             [change],
             {change.server: surface},
             {change.id: (REJECTED, change.new_hash)},
@@ -380,7 +391,7 @@ class ReviewSession:
         self._check_writable()
         undone = [
             Decision(
-                "undo",
+                Action.UNDO,
                 c.id,
                 c.kind,
                 c.name,
@@ -390,6 +401,8 @@ class ReviewSession:
             )
             for c in step.changes
         ]
+        from mcplock_tui import decisions as service  # signing loads with the first decision
+
         outcome = service.restore(self.lock_path, step.lock, undone, seen=self._written)
         self._written = outcome.written
         self.undo_stack.pop()
@@ -399,8 +412,8 @@ class ReviewSession:
 
     def _commit(
         self,
-        action: service.Action,
-        changes: Sequence[Change],
+        action: Action,
+        changes: Sequence[GradedChange],
         live: Mapping[str, Surface],
         decided: Mapping[str, tuple[str, str]],
         label: str,
@@ -410,9 +423,11 @@ class ReviewSession:
         verdicts = {
             c.id: v for c in changes if (v := self.explained.get((c.id, c.new_hash))) is not None
         }
+        from mcplock_tui import decisions as service
+
         outcome = service.decide(
             self.lock_path,
-            changes,
+            [c.diff for c in changes],
             action,
             live=live,
             note=note,
@@ -425,24 +440,29 @@ class ReviewSession:
         self.decisions.update(decided)
 
 
-def _pinned_hash(lock: Lockfile, change: Change) -> str:
+def _pinned_hash(lock: Lockfile, change: GradedChange) -> str:
     pin = lock.servers.get(change.server)
     return "removed" if pin is None else review.live_hash(pin.surface, change.kind, change.name)
 
 
-def describe(change: Change) -> str:
+def describe(change: GradedChange) -> str:
     return f"{change.kind.value.replace('_', ' ')} {change.name!r} on {change.server!r}"
 
 
-def _label(action: str, changes: Sequence[Change]) -> str:
+def _label(action: str, changes: Sequence[GradedChange]) -> str:
     if len(changes) == 1:
         return f"{action} {describe(changes[0])}"
     return f"{action} {len(changes)} changes on {changes[0].server!r}"
 
 
-def _grouped_rows(server: str, changes: list[Change], expanded: frozenset[str]) -> list[NavRow]:
+def _grouped_rows(
+    server: str,
+    changes: list[GradedChange],
+    expanded: frozenset[str],
+    rejected: Container[str] = (),
+) -> list[NavRow]:
     """Change rows in order, each group of alike changes folded into one row where it starts."""
-    groups = {c.id: g for g in group_changes(changes) for c in g.members}
+    groups = {c.id: g for g in group_changes(changes, rejected=rejected) for c in g.members}
     out: list[NavRow] = []
     seen: set[str] = set()
     for change in changes:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from mcplock_tui.core.analysis import analyze
-from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import CaptureResult, Severity, Surface
 from mcplock_tui.core.surface import build_surface
@@ -78,7 +78,7 @@ def surface(spec: dict[str, Any]) -> Surface:
     )
 
 
-def run_case(base: dict[str, Any], case: dict[str, Any]) -> list[Change]:
+def run_case(base: dict[str, Any], case: dict[str, Any]) -> list[GradedChange]:
     old, new = sides(base, case)
     other = build_surface(initialize_result={}, launch="stdio: mail", tools=OTHER)
     lock = Lockfile({"shop": ServerPin(surface(old)), "mail": ServerPin(other)})
@@ -90,7 +90,7 @@ def run_case(base: dict[str, Any], case: dict[str, Any]) -> list[Change]:
     return [c for c in report.changes if c.server == "shop"]
 
 
-def worst(changes: list[Change]) -> Severity:
+def worst(changes: list[GradedChange]) -> Severity:
     return max((c.severity for c in changes), default=Severity.LOW)
 
 

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mcplock_tui.core.analysis import Report, analyze
+from mcplock_tui.core.analysis import analyze
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import CaptureResult, Surface
+from mcplock_tui.core.report import Report
 from mcplock_tui.core.surface import build_surface
 
 RELEASES = Path(__file__).resolve().parent.parent / "corpus" / "releases"

@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from mcplock_tui.core.analysis import analyze
 from mcplock_tui.core.detectors import scan_text
 from mcplock_tui.core.diff import diff_surfaces
+from mcplock_tui.core.grading.text import classify_text, text_reason
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import CaptureResult, ChangeType, Severity
 from mcplock_tui.core.surface import build_surface
-from mcplock_tui.core.text_grade import classify_text, text_reason
 
 T = TypeVar("T")
 LIMIT = 10.0
@@ -145,7 +145,7 @@ def test_a_capped_field_says_so_and_its_tail_is_still_scanned() -> None:
 
 
 def test_the_server_budget_grades_unscanned_items_high(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mcplock_tui.core import grade
+    from mcplock_tui.core.grading import grade
 
     monkeypatch.setattr(grade, "MAX_SERVER_CHARS", 2_000)
     old_tools = [tool(f"t{i}", f"Return record {i}.") for i in range(40)]

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from mcplock_tui.core.analysis import Status, report_for
+from mcplock_tui.core.analysis import report_for
 from mcplock_tui.core.lockfile import Lockfile
-from mcplock_tui.core.model import CaptureResult
+from mcplock_tui.core.model import CaptureResult, ErrorKind
 from mcplock_tui.core.policy import Policy
+from mcplock_tui.core.report import Status
 
 
 def test_unpinned_server_that_timed_out_is_reported_as_a_timeout() -> None:
     result = CaptureResult(
         name="slow",
         error="timed out after 3 s during tools/list",
-        error_kind="timeout",
+        error_kind=ErrorKind.TIMEOUT,
         stderr_log="/tmp/logs/slow.log",
         stderr_tail=("starting", "waiting for the database"),
     )

@@ -7,11 +7,12 @@ import io
 import pytest
 
 from mcplock_tui.cli.render import make_console, render_report
-from mcplock_tui.core.analysis import Report, analyze
+from mcplock_tui.core.analysis import analyze
+from mcplock_tui.core.formats.json_report import to_json
 from mcplock_tui.core.groups import group_changes, name_matches, natural_sorted, shape
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import CaptureResult, Severity, Surface
-from mcplock_tui.core.report import to_json
+from mcplock_tui.core.report import Report
 from mcplock_tui.core.surface import build_surface
 
 

@@ -9,11 +9,13 @@ from typing import Any
 import pytest
 
 from mcplock_tui.cli.render import make_console, render_report
-from mcplock_tui.core.analysis import Report, analyze
+from mcplock_tui.core.analysis import analyze
+from mcplock_tui.core.formats.json_report import to_json
+from mcplock_tui.core.formats.sarif import to_sarif
 from mcplock_tui.core.hosts import surface_hosts, text_hosts, uri_hosts
 from mcplock_tui.core.lockfile import Lockfile, ServerPin, decode, encode
 from mcplock_tui.core.model import CaptureResult, Severity, Surface
-from mcplock_tui.core.report import to_json, to_sarif
+from mcplock_tui.core.report import Report
 from mcplock_tui.core.surface import build_surface
 
 

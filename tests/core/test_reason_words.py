@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from mcplock_tui.core.analysis import analyze
+from mcplock_tui.core.formats.sarif import to_sarif
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import CaptureResult, Surface
-from mcplock_tui.core.report import to_sarif
 from mcplock_tui.core.surface import build_surface
 
 INIT = {"serverInfo": {"name": "files", "version": "1.0.0"}, "protocolVersion": "2025-11-25"}

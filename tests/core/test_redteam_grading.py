@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 from mcplock_tui.core.analysis import analyze
 from mcplock_tui.core.canonical import canon_json
-from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange
+from mcplock_tui.core.grading.severity import CATEGORIES, schema_reasons
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import CaptureResult, Severity, Surface
-from mcplock_tui.core.severity import CATEGORIES, schema_reasons
 from mcplock_tui.core.surface import build_surface
 
 C, H, M, L = Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW
@@ -222,7 +222,7 @@ def surface(spec: dict[str, Any]) -> Surface:
     )
 
 
-def changes_for(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
+def changes_for(old: dict[str, Any], new: dict[str, Any]) -> list[GradedChange]:
     other = build_surface(initialize_result={}, launch="stdio: mail", tools=OTHER_TOOLS)
     lock = Lockfile({"cat": ServerPin(surface(old)), "mail": ServerPin(other)})
     captures = {
@@ -896,7 +896,7 @@ BENIGN: dict[str, Benign] = {
 }
 
 
-def _structural(change: Change) -> list[tuple[str, Severity]]:
+def _structural(change: GradedChange) -> list[tuple[str, Severity]]:
     return [(r.category, r.severity) for r in change.reasons if r.category in CATEGORIES]
 
 

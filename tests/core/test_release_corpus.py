@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from mcplock_tui.core.analysis import ExitCode
-from mcplock_tui.core.grade import GradeContext, scan_surface
+from mcplock_tui.core.exitcodes import ExitCode
+from mcplock_tui.core.grading.grade import GradeContext, scan_surface
 from tests.core.release_pairs import RELEASES, check_pair, release_pairs, surface_of
 
 

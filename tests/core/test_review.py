@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 
 from mcplock_tui.core.analysis import analyze
-from mcplock_tui.core.diff import diff_surfaces
+from mcplock_tui.core.diff import Change, diff_surfaces
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
-from mcplock_tui.core.model import CaptureResult, Kind
+from mcplock_tui.core.model import CaptureResult, Kind, Surface
+from mcplock_tui.core.report import Report
 from mcplock_tui.core.review import accept, clear_stale_rejections, ensure_unmoved, reject
 from mcplock_tui.core.surface import build_surface
 from mcplock_tui.errors import DecisionError
@@ -40,14 +41,19 @@ def drifted() -> list[dict[str, Any]]:
     return tools
 
 
-def check(lock: Lockfile, live: Any) -> Any:
+def check(lock: Lockfile, live: Surface) -> Report:
     return analyze(lock, {"s": CaptureResult("s", surface=live)}, configured=["s"])
+
+
+def diffs(lock: Lockfile, live: Surface) -> list[Change]:
+    """What moved, as review takes it: the diffs under the graded changes."""
+    return [c.diff for c in check(lock, live).changes]
 
 
 def test_accepting_every_change_makes_the_check_clean() -> None:
     lock = Lockfile({"s": ServerPin(surf(BASE, "Old."))})
     live = surf(drifted(), "New instructions.")
-    changes = check(lock, live).changes
+    changes = diffs(lock, live)
     assert {(c.kind, c.change.value) for c in changes} == {
         (Kind.TOOL, "modified"),
         (Kind.TOOL, "renamed"),
@@ -64,7 +70,7 @@ def test_accepting_every_change_makes_the_check_clean() -> None:
 def test_accepting_a_removal_drops_the_pin() -> None:
     lock = Lockfile({"s": ServerPin(surf(BASE))})
     live = surf(BASE[:1])
-    [change] = check(lock, live).changes
+    [change] = diffs(lock, live)
     lock = accept(lock, change)
     assert set(lock.servers["s"].surface.tools) == {"a"}
 
@@ -72,32 +78,32 @@ def test_accepting_a_removal_drops_the_pin() -> None:
 def test_reject_keeps_the_pin_and_marks_the_change() -> None:
     lock = Lockfile({"s": ServerPin(surf(BASE))})
     live = surf(drifted())
-    change = next(c for c in check(lock, live).changes if c.name == "a")
+    change = next(c for c in diffs(lock, live) if c.name == "a")
     lock2 = reject(lock, change, "  poisoned?  ")
     assert lock2.servers["s"].surface == lock.servers["s"].surface
-    again = next(c for c in check(lock2, live).changes if c.name == "a")
-    assert (
-        again.status == "rejected"
-        and again.rejection is not None
-        and again.rejection.note == "poisoned?"
-    )
-    other = next(c for c in check(lock2, live).changes if c.name == "c")
-    assert other.status == "pending"
+    report = check(lock2, live)
+    again = next(c for c in report.changes if c.name == "a")
+    rejection = report.rejection(again)
+    assert report.servers[0].state(again) == "rejected"
+    assert rejection is not None and rejection.note == "poisoned?"
+    other = next(c for c in report.changes if c.name == "c")
+    assert report.servers[0].state(other) == "pending"
 
 
 def test_a_rejection_of_an_older_definition_does_not_cover_a_newer_one() -> None:
     lock = Lockfile({"s": ServerPin(surf(BASE))})
-    change = next(c for c in check(lock, surf(drifted())).changes if c.name == "a")
+    change = next(c for c in diffs(lock, surf(drifted())) if c.name == "a")
     lock = reject(lock, change)
     newer = drifted()
     newer[0]["description"] = "Alpha tool, different again."
-    again = next(c for c in check(lock, surf(newer)).changes if c.name == "a")
-    assert again.status == "pending"
+    report = check(lock, surf(newer))
+    again = next(c for c in report.changes if c.name == "a")
+    assert report.servers[0].state(again) == "pending"
 
 
 def test_rejection_clears_when_the_server_serves_the_pin_again() -> None:
     lock = Lockfile({"s": ServerPin(surf(BASE))})
-    change = next(c for c in check(lock, surf(drifted())).changes if c.name == "a")
+    change = next(c for c in diffs(lock, surf(drifted())) if c.name == "a")
     lock = reject(lock, change)
     assert clear_stale_rejections(lock, {"s": surf(drifted())}) == lock
     cleared = clear_stale_rejections(lock, {"s": surf(BASE)})

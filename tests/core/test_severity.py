@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from mcplock_tui.core.diff import diff_surfaces
+from mcplock_tui.core.grading.severity import classify_text, structural_reasons
 from mcplock_tui.core.model import Severity, Surface
-from mcplock_tui.core.severity import classify_text, structural_reasons
 from mcplock_tui.core.surface import build_surface
 
 C, H, M, L = Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW
@@ -353,7 +353,7 @@ def test_resource_on_new_host_is_high() -> None:
 
 
 def test_every_emitted_category_is_documented() -> None:
-    from mcplock_tui.core.severity import CATEGORIES
+    from mcplock_tui.core.grading.severity import CATEGORIES
 
     emitted = {cat for _old, _new, expected in CASES.values() for cat, _band in expected}
     assert emitted <= set(CATEGORIES)

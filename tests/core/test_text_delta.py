@@ -6,8 +6,8 @@ from collections.abc import Mapping
 
 import pytest
 
+from mcplock_tui.core.grading.text import text_reason
 from mcplock_tui.core.model import Severity
-from mcplock_tui.core.text_grade import text_reason
 
 H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 BASE = "Look up one order by its number and return its status."

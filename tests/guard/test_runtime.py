@@ -9,11 +9,12 @@ import anyio
 import pytest
 
 from mcplock_tui.config import load_servers
-from mcplock_tui.core.analysis import Status, analyze
+from mcplock_tui.core.analysis import analyze
 from mcplock_tui.core.canonical import digest
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import CaptureResult, Severity
 from mcplock_tui.core.policy import Policy
+from mcplock_tui.core.report import Status
 from mcplock_tui.core.surface import build_surface
 from mcplock_tui.guard.observe import Observation
 from mcplock_tui.guard.runtime import RUNTIME_DIVERGENCE, SEEN_AT_RUNTIME, annotate

@@ -16,7 +16,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from mcplock_tui.evidence import EvidencePaths
+from mcplock_tui.evidence.records import EvidencePaths
 from mcplock_tui.storage import read_lockfile
 from mcplock_tui.tui.app import ReviewApp
 from tests.tui.conftest import Project, settle

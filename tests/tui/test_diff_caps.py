@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from mcplock_tui.tui.widgets.field_diff import LONG_TEXT_NOTE, Row, line_rows
+from mcplock_tui.tui.render.field_diff import LONG_TEXT_NOTE, Row, line_rows
 
 
 def _plain(rows: list[Row]) -> list[str]:

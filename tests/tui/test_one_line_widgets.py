@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from mcplock_tui.tui.widgets.safe_text import one_line
+from mcplock_tui.tui.render.safe_text import one_line
 
 BREAKS = re.compile(r"[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 

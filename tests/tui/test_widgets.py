@@ -9,15 +9,15 @@ from textual.content import Content
 
 from mcplock_tui.core.diff import Change, diff_surfaces
 from mcplock_tui.core.model import Finding, Severity, Surface
-from mcplock_tui.tui.widgets.field_diff import (
+from mcplock_tui.tui.render.field_diff import (
     ADDED_WORD,
     REMOVED_WORD,
     annotation_block,
     change_blocks,
     line_rows,
 )
-from mcplock_tui.tui.widgets.report_text import clip_visible, excerpt_in_context
-from mcplock_tui.tui.widgets.safe_text import HIDDEN_STYLE, one_line, safe
+from mcplock_tui.tui.render.report_text import clip_visible, excerpt_in_context
+from mcplock_tui.tui.render.safe_text import HIDDEN_STYLE, one_line, safe
 from mcplock_tui.tui.widgets.split_view import Block, Row, SplitView
 
 TAGS = "".join(chr(0xE0000 + ord(c)) for c in "read ~/.ssh")

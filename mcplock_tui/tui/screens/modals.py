@@ -13,10 +13,10 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import Severity
+from mcplock_tui.tui.render.safe_text import MUTED, badge, one_line
 from mcplock_tui.tui.widgets.navigator import KIND_LABEL
-from mcplock_tui.tui.widgets.safe_text import MUTED, badge, one_line
 
 KEYS: tuple[tuple[str, str], ...] = (
     ("↑ ↓ pgup pgdn", "move through servers and changes"),
@@ -64,7 +64,7 @@ class RejectNoteScreen(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, change: Change) -> None:
+    def __init__(self, change: GradedChange) -> None:
         super().__init__()
         self.change = change
 
@@ -94,7 +94,7 @@ class RejectNoteScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class AcceptAllScreen(ModalScreen[list[Change] | None]):
+class AcceptAllScreen(ModalScreen[list[GradedChange] | None]):
     """Lists the server's pending changes at or below a band (keys 1-4) before accepting them."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -107,7 +107,7 @@ class AcceptAllScreen(ModalScreen[list[Change] | None]):
     ]
 
     def __init__(
-        self, server: str, pending: Sequence[Change], band: Severity = Severity.LOW
+        self, server: str, pending: Sequence[GradedChange], band: Severity = Severity.LOW
     ) -> None:
         super().__init__()
         self.server = server
@@ -115,7 +115,7 @@ class AcceptAllScreen(ModalScreen[list[Change] | None]):
         self.band = band
 
     @property
-    def chosen(self) -> list[Change]:
+    def chosen(self) -> list[GradedChange]:
         return [c for c in self.pending if c.severity <= self.band]
 
     def compose(self) -> ComposeResult:

@@ -20,14 +20,14 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, OptionList, Static, TabbedContent
 
-from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.groups import Group
 from mcplock_tui.core.model import Kind, Severity
+from mcplock_tui.tui.render.report_text import summary_text
+from mcplock_tui.tui.render.safe_text import safe
 from mcplock_tui.tui.session import CONNECTING, PENDING, Filter, NavRow, ReviewSession, server_key
 from mcplock_tui.tui.widgets.detail import DetailPane
 from mcplock_tui.tui.widgets.navigator import Navigator
-from mcplock_tui.tui.widgets.report_text import summary_text
-from mcplock_tui.tui.widgets.safe_text import safe
 
 SPIN_INTERVAL = 0.1
 
@@ -98,7 +98,7 @@ class ReviewScreen(Screen[None]):
         return option.id if option is not None else None
 
     @property
-    def current_change(self) -> Change | None:
+    def current_change(self) -> GradedChange | None:
         key = self.current_key
         return self.session.change(key) if key is not None else None
 
@@ -188,7 +188,7 @@ class ReviewScreen(Screen[None]):
         if name is not None and name in self.session.servers:
             self.detail.show_server(self.session.servers[name])
 
-    def show_side_tabs(self, change: Change) -> None:
+    def show_side_tabs(self, change: GradedChange) -> None:
         """Lint and Explain for ``change``, asking the app for lint when it is not cached."""
         s = self.session
         state = s.servers.get(change.server)

@@ -13,11 +13,11 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static, TabbedContent, TabPane
 
-from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import Finding
-from mcplock_tui.tui.session import ServerState
-from mcplock_tui.tui.widgets.field_diff import change_blocks
-from mcplock_tui.tui.widgets.report_text import (
+from mcplock_tui.core.verdict import Explained
+from mcplock_tui.tui.render.field_diff import change_blocks
+from mcplock_tui.tui.render.report_text import (
     change_head,
     explain_text,
     findings_text,
@@ -25,6 +25,7 @@ from mcplock_tui.tui.widgets.report_text import (
     raw_text,
     server_text,
 )
+from mcplock_tui.tui.session import ServerState
 from mcplock_tui.tui.widgets.split_view import SplitView
 
 TABS = (
@@ -37,25 +38,46 @@ TABS = (
 
 
 class DetailPane(Vertical):
+    """Server summary or change tabs. The tabs are mounted when the first change is shown:
+    the first frame (servers still connecting) has none to show, and is drawn sooner."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._bodies = {key: Static(id=f"body-{key}") for key, _ in TABS}
+        self._scrolls = {
+            key: VerticalScroll(self._bodies[key], id=f"scroll-{key}") for key, _ in TABS
+        }
+        self._tabs: TabbedContent | None = None
+        self._active = "diff"
+        """The tab to open with, until the tabs exist."""
+
     def compose(self) -> ComposeResult:
         yield Static(id="detail-head")
         with VerticalScroll(id="server-info"):
             yield Static(id="server-body")
-        with TabbedContent(id="tabs", initial="tab-diff"):
-            for key, title in TABS:
-                with TabPane(title, id=f"tab-{key}"), VerticalScroll(id=f"scroll-{key}"):
-                    yield Static(id=f"body-{key}")
 
     def on_mount(self) -> None:
         self.show_message(Content.styled("Capturing servers…", "$text-muted"))
 
+    def _ensure_tabs(self) -> TabbedContent:
+        if self._tabs is None:
+            self._tabs = TabbedContent(id="tabs", initial=f"tab-{self._active}")
+            for key, title in TABS:  # as the ``with TabbedContent():`` form adds them
+                self._tabs.compose_add_child(TabPane(title, self._scrolls[key], id=f"tab-{key}"))
+            self.mount(self._tabs)
+        return self._tabs
+
     def _mode(self, tabs: bool) -> None:
-        self.query_one("#tabs").display = tabs
+        if tabs:
+            self._ensure_tabs().display = True
+        elif self._tabs is not None:
+            self._tabs.display = False
         self.query_one("#server-info").display = not tabs
         self.query_one("#detail-head").display = tabs
 
     def _body(self, key: str, content: Content | SplitView) -> None:
-        self.query_one(f"#body-{key}", Static).update(content)
+        self._ensure_tabs()
+        self._bodies[key].update(content)
 
     def show_message(self, content: Content) -> None:
         self._mode(False)
@@ -67,34 +89,47 @@ class DetailPane(Vertical):
         self.query_one("#server-info", VerticalScroll).scroll_home(animate=False)
 
     def show_change(
-        self, change: Change, state: str, note: str = "", *, moved: bool = True
+        self, change: GradedChange, state: str, note: str = "", *, moved: bool = True
     ) -> None:
         """Everything about ``change``; ``moved`` is False when only its decision state changed."""
         self._mode(True)
         self.query_one("#detail-head", Static).update(change_head(change, state, note))
         if not moved:
             return
-        self._body("diff", SplitView(change_blocks(change)))
+        self._body("diff", SplitView(change_blocks(change.diff)))
         self._body("findings", findings_text(change))
         self._body("raw", raw_text(change))
-        tabs = self.query_one("#tabs", TabbedContent)
         count = len(change.findings)
-        tabs.get_tab("tab-findings").label = f"Findings {count}" if count else "Findings"
-        for key, _title in TABS:
-            self.query_one(f"#scroll-{key}", VerticalScroll).scroll_home(animate=False)
+        label = f"Findings {count}" if count else "Findings"
+        tabs = self._ensure_tabs()
+        if tabs.is_mounted:
+            tabs.get_tab("tab-findings").label = label
+            for scroll in self._scrolls.values():
+                scroll.scroll_home(animate=False)
+        else:  # mounted just now: its tab labels exist after the next refresh
+            self.call_after_refresh(lambda: setattr(tabs.get_tab("tab-findings"), "label", label))
 
-    def show_lint(self, change: Change, findings: Sequence[Finding] | None, captured: bool) -> None:
+    def show_lint(
+        self, change: GradedChange, findings: Sequence[Finding] | None, captured: bool
+    ) -> None:
         self._body("lint", lint_text(change, findings, captured))
 
-    def show_explain(self, answer: object | None, asking: bool) -> None:
+    def show_explain(self, answer: Explained | None, asking: bool) -> None:
         self._body("explain", explain_text(answer, asking))
 
     @property
     def active_tab(self) -> str:
-        return self.query_one("#tabs", TabbedContent).active.removeprefix("tab-")
+        if self._tabs is None or not self._tabs.is_mounted:
+            return self._active
+        return self._tabs.active.removeprefix("tab-")
 
     def activate(self, key: str) -> None:
-        self.query_one("#tabs", TabbedContent).active = f"tab-{key}"
+        self._active = key
+        if self._tabs is not None and self._tabs.is_mounted:
+            self._tabs.active = f"tab-{key}"
+        elif self._tabs is not None:  # mounted just now: switch once its tabs exist
+            tabs = self._tabs
+            self.call_after_refresh(lambda: setattr(tabs, "active", f"tab-{self._active}"))
 
     def cycle(self, step: int) -> None:
         keys = [k for k, _ in TABS]

@@ -13,9 +13,10 @@ from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
-from mcplock_tui.core.analysis import Status
-from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import ChangeType, Kind
+from mcplock_tui.core.report import Status
+from mcplock_tui.tui.render.safe_text import MUTED, badge, one_line
 from mcplock_tui.tui.session import (
     ACCEPTED,
     CHECKING,
@@ -27,7 +28,6 @@ from mcplock_tui.tui.session import (
     ReviewSession,
     ServerState,
 )
-from mcplock_tui.tui.widgets.safe_text import MUTED, badge, one_line
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 KIND_LABEL = {
@@ -55,7 +55,7 @@ SINGLETON_KINDS = frozenset({Kind.INSTRUCTIONS, Kind.SERVER})
 """Kinds a server has one of: the row names the kind alone."""
 
 
-def change_prompt(change: Change, state: str) -> Content:
+def change_prompt(change: GradedChange, state: str) -> Content:
     mark, mark_style = STATE_MARK[state]
     parts: list[Content | str | tuple[str, str]] = [
         "  ",

@@ -18,7 +18,7 @@ from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, Visual
 
-from mcplock_tui.tui.widgets.safe_text import MUTED
+from mcplock_tui.tui.render.safe_text import MUTED
 
 REMOVED_LINE = "on $error-muted"
 ADDED_LINE = "on $success-muted"

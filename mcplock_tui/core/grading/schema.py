@@ -31,8 +31,7 @@ from typing import Any
 
 from mcplock_tui.core.canonical import canon_json
 from mcplock_tui.core.detectors.params import detect as detect_param
-from mcplock_tui.core.model import Reason, Severity
-from mcplock_tui.core.schema_keywords import (
+from mcplock_tui.core.grading.schema_keywords import (
     ABSENT,
     ANNOTATION_KEYS,
     ANY_WHEN_ABSENT,
@@ -54,7 +53,8 @@ from mcplock_tui.core.schema_keywords import (
     str_list,
     types_of,
 )
-from mcplock_tui.core.text_delta import Signal, text_signals
+from mcplock_tui.core.grading.text_delta import Signal, text_signals
+from mcplock_tui.core.model import Reason, Severity
 
 H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 __all__ = ["MAX_DEPTH", "NARROW", "NODE_BUDGET", "WIDE", "schema_reasons"]

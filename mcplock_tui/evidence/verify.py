@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from mcplock_tui.core.canonical import digest
 from mcplock_tui.core.lockfile import Lockfile
-from mcplock_tui.evidence import (
+from mcplock_tui.evidence.records import (
     EvidenceError,
     EvidencePaths,
     Record,

@@ -29,9 +29,8 @@ from textual.content import Content
 
 from mcplock_tui.core.canonical import canon_json
 from mcplock_tui.core.diff import Change
-from mcplock_tui.core.model import JSON, ChangeType, Kind
-from mcplock_tui.core.severity import ANNOTATION_DEFAULTS
-from mcplock_tui.tui.widgets.safe_text import (
+from mcplock_tui.core.model import ANNOTATION_DEFAULTS, JSON, ChangeType, Kind
+from mcplock_tui.tui.render.safe_text import (
     HIDDEN_STYLE,
     MUTED,
     display_json,

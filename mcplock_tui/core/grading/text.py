@@ -20,8 +20,8 @@ import unicodedata
 from typing import Any
 
 from mcplock_tui.core.canonical import has_hidden
+from mcplock_tui.core.grading.text_delta import Signal, delta, known_locator, signals, text_signals
 from mcplock_tui.core.model import Reason, Severity
-from mcplock_tui.core.text_delta import Signal, delta, known_locator, signals, text_signals
 
 _SENSITIVE_WORDS = """
     not no nor never none nothing nobody neither cannot cant can don't dont do does doesn't

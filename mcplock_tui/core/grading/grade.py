@@ -21,6 +21,8 @@ from typing import Any
 from mcplock_tui.core.canonical import has_hidden
 from mcplock_tui.core.detectors import ScanContext, scan_item, skeleton
 from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange
+from mcplock_tui.core.grading.severity import hosts_of, structural_reasons
 from mcplock_tui.core.hosts import URI_FIELDS, item_hosts, surface_hosts
 from mcplock_tui.core.lint import lint_drift
 from mcplock_tui.core.model import (
@@ -35,7 +37,6 @@ from mcplock_tui.core.model import (
 )
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.core.rules import get_rule
-from mcplock_tui.core.severity import hosts_of, structural_reasons
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,8 +295,8 @@ def grade_changes(
     ctx: GradeContext,
     old: Surface | None = None,
     new: Surface | None = None,
-) -> tuple[list[Change], tuple[Finding, ...]]:
-    """Fill severity, reasons and findings; return (graded changes, suppressed findings)."""
+) -> tuple[list[GradedChange], tuple[Finding, ...]]:
+    """Grade each change (band, reasons, findings); return (graded, suppressed findings)."""
     views: dict[int, _Bounded] = {}
     spent = 0
     for i, change in enumerate(changes):
@@ -313,7 +314,7 @@ def grade_changes(
             )
     siblings = list(new.tools) if new is not None else []
     suppressed: list[Finding] = []
-    graded: list[Change] = []
+    graded: list[GradedChange] = []
     for i, change in enumerate(changes):
         view = views[i]
         found = new_findings(change, ctx, view) if view.scanned else []
@@ -338,5 +339,5 @@ def grade_changes(
         reasons.extend(finding_reasons)
         reasons.sort(key=lambda r: (-r.severity, r.category, r.path))
         severity = max((r.severity for r in reasons), default=Severity.LOW)
-        graded.append(replace(change, severity=severity, reasons=tuple(reasons), findings=kept))
+        graded.append(GradedChange(change, severity, tuple(reasons), kept))
     return graded, tuple(suppressed)

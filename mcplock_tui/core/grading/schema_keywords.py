@@ -17,9 +17,9 @@ from typing import Any
 from urllib.parse import unquote
 
 from mcplock_tui.core.canonical import canon_json
+from mcplock_tui.core.grading.text import clip, text_reason, title_reason
+from mcplock_tui.core.grading.text_delta import text_signals
 from mcplock_tui.core.model import Reason, Severity
-from mcplock_tui.core.text_delta import text_signals
-from mcplock_tui.core.text_grade import clip, text_reason, title_reason
 
 H, M = Severity.HIGH, Severity.MEDIUM
 WIDE, NARROW = "capability-widened", "capability-narrowed"

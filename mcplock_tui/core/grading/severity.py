@@ -19,8 +19,17 @@ from urllib.parse import urlsplit
 
 from mcplock_tui.core.canonical import canon_json
 from mcplock_tui.core.diff import MISSING, Change, FieldChange
+from mcplock_tui.core.grading.schema import FLAG, schema_reasons
+from mcplock_tui.core.grading.schema_keywords import SWITCHED, VALUES_ADDED
+from mcplock_tui.core.grading.text import (
+    added_text_reason,
+    classify_text,
+    text_reason,
+    title_reason,
+)
 from mcplock_tui.core.hosts import uri_hosts
 from mcplock_tui.core.model import (
+    ANNOTATION_DEFAULTS,
     JSON,
     PROMPT_MESSAGES_KEY,
     PROMPT_OVERFLOW_KEY,
@@ -29,9 +38,6 @@ from mcplock_tui.core.model import (
     Reason,
     Severity,
 )
-from mcplock_tui.core.schema_grade import FLAG, schema_reasons
-from mcplock_tui.core.schema_keywords import SWITCHED, VALUES_ADDED
-from mcplock_tui.core.text_grade import added_text_reason, classify_text, text_reason, title_reason
 
 __all__ = [
     "ANNOTATION_DEFAULTS",
@@ -86,20 +92,6 @@ CATEGORIES: dict[str, str] = {
     "changed": "anything else",
 }
 """Every reason category the model emits; a policy may move any of them to another band."""
-
-ANNOTATION_DEFAULTS: dict[str, bool] = {
-    "readOnlyHint": False,
-    "destructiveHint": True,
-    "idempotentHint": False,
-    "openWorldHint": True,
-}
-"""Spec defaults, applied when a key is absent: deleting a key is a change to its default.
-
-Every default is also the value that grants the tool the most room, so a hint that is null or
-not a JSON boolean (``"false"``, ``0``) is read as its default: a malformed hint can never make
-a tool look safer than a missing one. Clients disagree on such values (``"false"`` is truthy
-in JavaScript), which is why changing to one is reported even when the default was in force.
-"""
 
 _LOOSEN_BAND = {"readOnlyHint": C, "destructiveHint": C, "idempotentHint": H, "openWorldHint": H}
 _GAINED_CAPABILITY = frozenset({"listChanged", "subscribe", "experimental", "extensions", "tasks"})

@@ -7,7 +7,6 @@ better and keeps machine-specific prefixes off the screen.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -15,12 +14,11 @@ from textual.content import Content
 
 from mcplock_tui.capture.logs import redact_log_line
 from mcplock_tui.core.canonical import visible
-from mcplock_tui.core.diff import Change
+from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import JSON, Finding, Origin, Severity, text_at
-from mcplock_tui.tui.session import Filter, ServerState
-from mcplock_tui.tui.widgets.field_diff import JSON_ESCAPE
-from mcplock_tui.tui.widgets.navigator import KIND_LABEL
-from mcplock_tui.tui.widgets.safe_text import (
+from mcplock_tui.core.verdict import Explained, ExplainFailure
+from mcplock_tui.tui.render.field_diff import JSON_ESCAPE
+from mcplock_tui.tui.render.safe_text import (
     HIDDEN_STYLE,
     MUTED,
     badge,
@@ -29,6 +27,8 @@ from mcplock_tui.tui.widgets.safe_text import (
     safe,
     state_word,
 )
+from mcplock_tui.tui.session import Filter, ServerState
+from mcplock_tui.tui.widgets.navigator import KIND_LABEL
 
 CONTEXT_CHARS = 40
 EXCERPT_CHARS = 120
@@ -100,7 +100,7 @@ def finding_lines(findings: Sequence[Finding], item: Mapping[str, JSON] | None) 
     return out
 
 
-def change_head(change: Change, state: str, note: str = "") -> Content:
+def change_head(change: GradedChange, state: str, note: str = "") -> Content:
     kind = KIND_LABEL[change.kind]
     first: list[Content | str | tuple[str, str]] = [
         badge(change.severity),
@@ -128,7 +128,7 @@ def change_head(change: Change, state: str, note: str = "") -> Content:
     return lines([Content.assemble(*first), Content.assemble(*second)])
 
 
-def findings_text(change: Change) -> Content:
+def findings_text(change: GradedChange) -> Content:
     """Why the change got its band (the severity model's reasons), then the detector findings."""
     out = [heading(f"Why {change.severity.label}")]
     coded = {f.code for f in change.findings}
@@ -151,7 +151,7 @@ def findings_text(change: Change) -> Content:
     return lines(out)
 
 
-def lint_text(change: Change, findings: Sequence[Finding] | None, captured: bool) -> Content:
+def lint_text(change: GradedChange, findings: Sequence[Finding] | None, captured: bool) -> Content:
     if change.kind.value != "tool":
         return Content.styled("Lint covers tools only.", MUTED)
     if change.new is None:
@@ -170,7 +170,7 @@ def lint_text(change: Change, findings: Sequence[Finding] | None, captured: bool
     return lines([heading(f"Lint ({len(mine)}, advisory)"), *finding_lines(mine, change.new)])
 
 
-def explain_text(answer: object | None, asking: bool) -> Content:
+def explain_text(answer: Explained | None, asking: bool) -> Content:
     if asking:
         return Content.styled("Asking Claude for a second opinion…", MUTED)
     if answer is None:
@@ -188,30 +188,22 @@ def explain_text(answer: object | None, asking: bool) -> Content:
                 ),
             ]
         )
-    if isinstance(answer, str):
-        return Content.assemble(("Explain unavailable: ", "bold $text-error"), safe(answer))
-    fields = (
-        dataclasses.asdict(answer)
-        if dataclasses.is_dataclass(answer) and not isinstance(answer, type)
-        else {}
-    )
-    verdict = str(fields.get("verdict", "?"))
+    if isinstance(answer, ExplainFailure):
+        return Content.assemble(("Explain unavailable: ", "bold $text-error"), safe(answer.error))
     style = {"benign": "bold $text-success", "suspicious": "bold $text-warning"}.get(
-        verdict, "bold $text-error"
+        answer.verdict, "bold $text-error"
     )
     out = [
         Content.assemble(
             ("Verdict: ", "bold"),
-            (verdict.upper(), style),
-            (f"  ({fields.get('model', '')}{', cached' if fields.get('cached') else ''})", MUTED),
+            (answer.verdict.upper(), style),
+            (f"  ({answer.model}{', cached' if answer.cached else ''})", MUTED),
         )
     ]
-    if fields.get("reason"):
-        out.append(safe(str(fields["reason"])))
-    if fields.get("excerpt"):
-        out.append(
-            Content.assemble(("Rests on: ", MUTED), "“", safe(str(fields["excerpt"]), "bold"), "”")
-        )
+    if answer.reason:
+        out.append(safe(answer.reason))
+    if answer.excerpt:
+        out.append(Content.assemble(("Rests on: ", MUTED), "“", safe(answer.excerpt, "bold"), "”"))
     out.append(
         Content.styled(
             "Advisory only: it does not change the severity or the check's result.", MUTED
@@ -220,7 +212,7 @@ def explain_text(answer: object | None, asking: bool) -> Content:
     return lines(out)
 
 
-def raw_text(change: Change) -> Content:
+def raw_text(change: GradedChange) -> Content:
     title = (
         "Live definition, as captured"
         if change.new is not None

@@ -47,7 +47,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from mcplock_tui.core.canonical import canon_json, digest
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.model import Kind, Surface
-from mcplock_tui.core.review import Decision
+from mcplock_tui.core.review import Action, Decision
+from mcplock_tui.core.verdict import Explained, Verdict
 from mcplock_tui.errors import MCPLockError
 from mcplock_tui.storage import SymlinkError, open_nofollow, read_bytes_nofollow, write_text_atomic
 
@@ -55,8 +56,8 @@ RECORD_VERSION = 1
 KEY_DIR = ".mcplock"
 KEY_FILE = "decision-key.pem"
 KEY_ENV = "MCPLOCK_DECISION_KEY"
-ACTIONS = ("accept", "reject", "pin", "undo")
-"""``undo`` re-pins what was pinned before a decision was taken back in the review app."""
+ACTIONS = tuple(a.value for a in Action)
+"""What a record may say was done (see :class:`~mcplock_tui.core.review.Action`)."""
 _FIELDS: dict[str, type | tuple[type, ...]] = {
     "v": int,
     "seq": int,
@@ -324,24 +325,17 @@ def _server_of(decision: Decision) -> str:
     return decision.change_id[: -len(suffix)]
 
 
-def _verdict(value: object) -> dict[str, str] | None:
+def _verdict(value: Explained | None) -> dict[str, str] | None:
     """Only the verdict word and its one-sentence reason: never the text that was sent."""
-    if value is None:
-        return None
-    if isinstance(value, Mapping):
-        verdict, reason = value.get("verdict"), value.get("reason")
-    else:
-        verdict, reason = getattr(value, "verdict", None), getattr(value, "reason", None)
-    verdict = getattr(verdict, "value", verdict)
-    if not isinstance(verdict, str) or not verdict:
-        return None
-    return {"verdict": verdict[:40], "reason": reason[:500] if isinstance(reason, str) else ""}
+    if not isinstance(value, Verdict):
+        return None  # no explain, or one that gave no verdict: nothing to keep
+    return {"verdict": value.verdict[:40], "reason": value.reason[:500]}
 
 
 def pin_decision(server: str, surface: Surface | None, previous: Surface | None = None) -> Decision:
     """A ``pin`` of a whole server (``surface`` None: dropped from the lockfile)."""
     return Decision(
-        "pin",
+        Action.PIN,
         server,
         Kind.SERVER,
         Kind.SERVER.value,
@@ -353,7 +347,7 @@ def pin_decision(server: str, surface: Surface | None, previous: Surface | None 
 def item_pins(server: str, surface: Surface) -> list[Decision]:
     """One ``pin`` record per item, so the log covers every hash the lockfile trusts."""
     return [
-        Decision("pin", f"{server}/{kind.value}/{name}", kind, name, None, digest(dict(item)))
+        Decision(Action.PIN, f"{server}/{kind.value}/{name}", kind, name, None, digest(dict(item)))
         for kind, name, item in surface.all_items()
     ]
 
@@ -408,12 +402,15 @@ def _read_all(fd: int) -> bytes:
 
 
 def record_decisions(
-    lock_path: Path, decisions: Sequence[Decision], *, explain: Mapping[str, Any] | None = None
+    lock_path: Path,
+    decisions: Sequence[Decision],
+    *,
+    explain: Mapping[str, Explained] | None = None,
 ) -> list[Record]:
     """Append one signed record per decision to the log beside ``lock_path``.
 
-    ``explain`` maps a change id to its verdict (a mapping or an object with ``verdict`` and
-    ``reason``); only those two fields are kept. Refuses to extend a damaged log.
+    ``explain`` maps a change id to its explain answer; of a verdict only the word and its
+    reason are kept. Refuses to extend a damaged log.
     """
     if not decisions:
         return []
@@ -446,7 +443,7 @@ def record_decisions(
                 "v": RECORD_VERSION,
                 "seq": seq,
                 "time": now_utc(),
-                "decision": d.action,
+                "decision": d.action.value,
                 "change": d.change_id,
                 "server": _server_of(d),
                 "kind": d.kind.value,
