@@ -250,11 +250,28 @@ CASES = {
         ),
         [("capability-narrowed", M)],
     ),
+    # An enum that keeps its values and gains a plain one is medium on a tool that only
+    # reads (a new region or format), high on one that acts or for a scope word.
     "ref-target-widened": (
         tool(inputSchema={**schema(mode={"$ref": "#/$defs/M"}), "$defs": {"M": {"enum": ["a"]}}}),
         tool(
             inputSchema={**schema(mode={"$ref": "#/$defs/M"}), "$defs": {"M": {"enum": ["a", "b"]}}}
         ),
+        [("capability-widened", M), ("schema-changed", M)],
+    ),
+    "ref-target-widened-by-scope": (
+        tool(inputSchema={**schema(mode={"$ref": "#/$defs/M"}), "$defs": {"M": {"enum": ["a"]}}}),
+        tool(
+            inputSchema={
+                **schema(mode={"$ref": "#/$defs/M"}),
+                "$defs": {"M": {"enum": ["a", "all"]}},
+            }
+        ),
+        [("capability-widened", H), ("schema-changed", M)],
+    ),
+    "ref-target-replaced": (
+        tool(inputSchema={**schema(mode={"$ref": "#/$defs/M"}), "$defs": {"M": {"enum": ["a"]}}}),
+        tool(inputSchema={**schema(mode={"$ref": "#/$defs/M"}), "$defs": {"M": {"enum": ["b"]}}}),
         [("capability-widened", H), ("schema-changed", M)],
     ),
     "not-narrowed-inside-means-widened": (

@@ -43,6 +43,7 @@ from mcplock_tui.core.grading.schema_keywords import (
     annotation_keyword_reasons,
     as_dict,
     direction,
+    fmt_types,
     is_any,
     is_never,
     members_of,
@@ -50,8 +51,9 @@ from mcplock_tui.core.grading.schema_keywords import (
     scalar_reasons,
     shape,
     str_list,
+    types_of,
 )
-from mcplock_tui.core.grading.text_delta import text_signals
+from mcplock_tui.core.grading.text_delta import Signal, text_signals
 from mcplock_tui.core.model import Reason, Severity
 
 H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
@@ -66,12 +68,16 @@ _MAX_LIFT = 8
 class _Comparer:
     """Compares two schema trees; state is the two roots, the pairs seen and a node budget."""
 
-    def __init__(self, old_root: Any, new_root: Any) -> None:
+    def __init__(self, old_root: Any, new_root: Any, known: frozenset[str] = frozenset()) -> None:
         self.roots = (old_root, new_root)
+        self.known = known
+        """Hosts the server already names: a link to one in schema text is not new."""
         self.seen: set[tuple[Any, Any, int]] = set()
         self.budget = NODE_BUDGET
         self.work = NODE_BUDGET
         self.depth = 0
+        self.alternative = 0
+        """Inside a new alternative of a union: the old alternatives still accept what they did."""
         defs = [
             {k: r.get(k) for k in ("$defs", "definitions")} if isinstance(r, dict) else None
             for r in self.roots
@@ -202,6 +208,11 @@ class _Comparer:
                     found = Reason(WIDE, M, "opened: undeclared keys now accepted (was false)", at)
                 yield found
             return
+        if pol > 0 and (_union_key(a) or _union_key(b)):
+            paired = self._unions(a, b, at, pol)
+            if paired is not None:
+                yield from paired
+                return
         if not b and a:  # replaced by `true`/`{}`: one reason, not one per lost keyword
             yield direction(True, "now accepts any value (every constraint removed)", at, pol)
             return
@@ -221,7 +232,7 @@ class _Comparer:
                 yield from self.compare(a.get(key, {}), b.get(key, {}), f"{at}.{key}", pol)
         yield from self._keyed(a, b, at, pol)
         yield from self._combinators(a, b, at, pol)
-        yield from annotation_keyword_reasons(a, b, at)
+        yield from annotation_keyword_reasons(a, b, at, self.known)
 
     def _properties(
         self, a: dict[str, Any], b: dict[str, Any], path: str, pol: int
@@ -229,9 +240,16 @@ class _Comparer:
         o_props, n_props = as_dict(a.get("properties")), as_dict(b.get("properties"))
         o_req, n_req = set(str_list(a.get("required"))), set(str_list(b.get("required")))
         base = f"{path}.properties" if path else "properties"
+        # In a new alternative the old ones still stand: a name it requires or lacks is the
+        # shape of that alternative, not a demand on every call.
+        alt = self.alternative > 0
+        said = _said(o_props) if alt else ""
         for name in sorted(set(n_props) - set(o_props)):
-            yield _new_parameter(name, n_props[name], name in n_req, f"{base}.{name}", pol)
-        for name in sorted(set(o_props) - set(n_props)):
+            required = name in n_req and not alt
+            yield _new_parameter(
+                name, n_props[name], required, f"{base}.{name}", pol, said, self.known
+            )
+        for name in sorted(set(o_props) - set(n_props)) if not alt else ():
             cat, band = ("parameter-removed", M) if pol > 0 else (WIDE, H)
             yield Reason(cat, band, f"parameter {name!r} removed", f"{base}.{name}")
         for name in sorted(set(o_props) & set(n_props)):
@@ -240,7 +258,7 @@ class _Comparer:
             yield direction(
                 True, f"parameter {name!r} is no longer required", f"{base}.{name}", pol
             )
-        for name in sorted(n_req - o_req):
+        for name in sorted(n_req - o_req) if not alt else ():
             yield direction(False, f"parameter {name!r} is now required", f"{base}.{name}", pol)
 
     def _keyed(self, a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> Iterator[Reason]:
@@ -333,13 +351,156 @@ class _Comparer:
                 not conj, f"{key} {'constraint' if conj else 'alternative'} added", path, pol
             )
 
+    def _alternatives(self, node: dict[str, Any], side: int, depth: int = 0) -> list[Any]:
+        """The alternatives a node offers: its union's members (nested unions and references
+        to unions flattened), each carrying the union's own annotations; else the node."""
+        key = _union_key(node)
+        if key is None:
+            return [node]
+        notes = {k: v for k, v in node.items() if k in ANNOTATION_KEYS}
+        out: list[Any] = []
+        for member in node[key]:
+            shaped, _ = self.resolve(member, side)
+            if depth < _MAX_LIFT and isinstance(shaped, dict) and _union_key(shaped):
+                out.extend(self._alternatives(shaped, side, depth + 1))
+            elif notes and isinstance(member, dict):
+                out.append({**notes, **member})
+            else:
+                out.append(member)
+            if len(out) > _MAX_ALTERNATIVES:
+                break
+        unique = {canon_json(m): m for m in out}
+        return list(unique.values())
+
+    def _unions(
+        self, a: dict[str, Any], b: dict[str, Any], at: str, pol: int
+    ) -> list[Reason] | None:
+        """Alternatives compared by what each new one adds to the old ones it is closest to.
+
+        A schema rewritten as ``anyOf: [old, {"type": "string"}]`` still accepts what it did
+        plus one more kind of value: that is not "any". Each new alternative is compared with
+        the old alternative it differs least from (sharing a type); one of a type no old
+        alternative had is compared with a bare value of its type, so its named fields and
+        text are graded like new optional parameters. None when the unions are too large to
+        pair up (the plain comparison then applies).
+        """
+        olds, news = self._alternatives(a, 0), self._alternatives(b, 1)
+        if len(olds) * len(news) > _MAX_ALTERNATIVES * 2 or not olds or not news:
+            return None
+        key = _union_key(b)
+        out: list[Reason] = []
+        used: set[int] = set()
+        old_types = [_types(self.resolve(o, 0)[0]) for o in olds]
+        for j, n in enumerate(news):
+            sub = f"{at}.{key}[{j}]" if key else at
+            n_types = _types(self.resolve(n, 1)[0])
+            near = [i for i, t in enumerate(old_types) if _overlap(t, n_types)]
+            if not near:
+                out.extend(self._new_kind(old_types, n, n_types, sub, pol))
+                continue
+            best: tuple[tuple[int, int], int, list[Reason]] | None = None
+            for i in near:
+                seen = set(self.seen)
+                trial = self._in_alternative(olds[i], n, sub, pol)
+                self.seen = seen
+                score = (max((r.severity for r in trial), default=0), len(trial))
+                if best is None or score < best[0]:
+                    best = (score, i, trial)
+                if not trial:
+                    break
+            assert best is not None
+            used.add(best[1])
+            out.extend(best[2])
+        for i in range(len(olds)):
+            if i not in used:
+                at_key = f"{at}.{_union_key(a) or 'anyOf'}"
+                out.append(direction(False, "an alternative removed", at_key, pol))
+        return out
+
+    def _in_alternative(self, old: Any, new: Any, path: str, pol: int) -> list[Reason]:
+        self.alternative += 1
+        try:
+            return list(self.compare(old, new, path, pol))
+        finally:
+            self.alternative -= 1
+
+    def _new_kind(
+        self,
+        old_types: list[frozenset[str] | None],
+        new: Any,
+        types: frozenset[str] | None,
+        path: str,
+        pol: int,
+    ) -> list[Reason]:
+        """A new alternative of a type no old one had: one more kind of value (medium), and
+        whatever fields or text it declares, graded against a bare value of its type."""
+        before = frozenset().union(*(t for t in old_types if t is not None))
+        shown = f"{fmt_types(before)} to {fmt_types(before | (types or frozenset()))}"
+        found = [
+            Reason(WIDE, M, f"type widened from {shown} (an alternative of another type)", path)
+        ]
+        bare = {"type": sorted(types or ())}
+        return found + self._in_alternative(bare, new, path, pol)
+
+
+_MAX_ALTERNATIVES = 32
+
+
+def _union_key(node: Any) -> str | None:
+    """``anyOf``/``oneOf`` when it is all the node constrains (annotations aside)."""
+    if not isinstance(node, dict):
+        return None
+    keys = set(node) - ANNOTATION_KEYS
+    if len(keys) != 1:
+        return None
+    key = next(iter(keys))
+    members = node[key]
+    ok = key in ("anyOf", "oneOf") and isinstance(members, list) and bool(members)
+    return key if ok else None
+
+
+def _types(node: Any) -> frozenset[str] | None:
+    return types_of(node.get("type")) if isinstance(node, dict) else None
+
+
+def _overlap(x: frozenset[str] | None, y: frozenset[str] | None) -> bool:
+    if x is None or y is None:
+        return True
+    numeric = {"integer", "number"}
+    return bool(x & y) or bool(x & numeric and y & numeric)
+
 
 _UNDECLARED = (".additionalProperties", ".unevaluatedProperties")
 _PARAM_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 
-def _new_parameter(name: str, schema: Any, required: bool, at: str, pol: int) -> Reason:
-    """A new required parameter is high; an optional one by what its name and text say."""
+def _said(props: dict[str, Any]) -> str:
+    """What the properties of an old alternative already told the model."""
+    texts = [p.get("description") for p in list(props.values())[:200] if isinstance(p, dict)]
+    return ". ".join(t for t in texts if isinstance(t, str))[:MAX_SAID]
+
+
+MAX_SAID = 16_384
+_SCOPE = re.compile(r"\b(?:all|every|everything|entire|whole|any|recursive(?:ly)?|bulk)\b", re.I)
+"""Scope in a new switch ("all_instances", "Stop every instance"): raised on a tool that acts."""
+FLAG = "a true/false switch that"
+"""Marks a new boolean parameter whose only signal is a scope word (see severity)."""
+
+
+def _new_parameter(
+    name: str,
+    schema: Any,
+    required: bool,
+    at: str,
+    pol: int,
+    said: str = "",
+    known: frozenset[str] = frozenset(),
+) -> Reason:
+    """A new required parameter is high; an optional one by what its name and text say.
+
+    ``said``: text the old alternative's fields already carried (a new alternative that
+    repeats "where you want to add" in one more field adds no directive).
+    """
     req = "required" if required else "optional"
     if pol < 0:
         return Reason(WIDE, H, f"new {req} parameter {name!r}", at)
@@ -354,12 +515,22 @@ def _new_parameter(name: str, schema: Any, required: bool, at: str, pol: int) ->
     strings = [p for p in parts if isinstance(p, str)] + [
         v for p in parts if isinstance(p, list) for v in p if isinstance(v, str)
     ]
-    text = ". ".join([spoken, *strings])
-    found = text_signals("", text)
+    # The name is a label, not a sentence: "reply to" or "tell count" commands nothing, so
+    # it is read after a noun ("you", "always cc" and scope words still count).
+    text = ". ".join([f"field {spoken}", *strings])
+    found = text_signals(said, text, known)
     if detect_param(name)[1]:
         return Reason(
             "parameter-added", H, f"new optional parameter {name!r}: its name asks for text", at
         )
+    flag = isinstance(schema, dict) and schema.get("type") == "boolean"
+    if flag and not found and _SCOPE.search(text):
+        found = [Signal("capability", tuple(dict.fromkeys(_SCOPE.findall(text))))]
+    if found and flag and all(sig.kind == "capability" for sig in found):
+        # include_forwarded, include_shared: a switch on what is returned; high on a tool
+        # that acts (severity raises it there), where a switch can change the effect.
+        why = "; ".join(sig.describe() for sig in found[:3])
+        return Reason("parameter-added", M, f"new optional parameter {name!r}: {FLAG} {why}", at)
     if found or not name.isascii() or not name.isidentifier():
         why = "; ".join(sig.describe() for sig in found[:3]) or "its name is not plain ASCII"
         return Reason("parameter-added", H, f"new optional parameter {name!r}: {why}", at)
@@ -371,9 +542,14 @@ def _new_parameter(name: str, schema: Any, required: bool, at: str, pol: int) ->
     )
 
 
-def schema_reasons(old: Any, new: Any, path: str) -> Iterator[Reason]:
-    """Every reason one schema differs from another; low only for an equivalent rewrite."""
-    comparer = _Comparer(old, new)
+def schema_reasons(
+    old: Any, new: Any, path: str, known_hosts: frozenset[str] = frozenset()
+) -> Iterator[Reason]:
+    """Every reason one schema differs from another; low only for an equivalent rewrite.
+
+    ``known_hosts``: hosts the server's pinned surface names, so a docs link on one of them
+    inside schema text grades as plain text."""
+    comparer = _Comparer(old, new, known_hosts)
     try:
         found = list(comparer.compare(old, new, path))
     except RecursionError:  # nesting near what a JSON parser accepts, plus our own frames

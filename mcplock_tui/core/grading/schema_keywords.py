@@ -11,12 +11,14 @@ folded away, so only differences it understands can vanish.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote
 
 from mcplock_tui.core.canonical import canon_json
 from mcplock_tui.core.grading.text import clip, text_reason, title_reason
+from mcplock_tui.core.grading.text_delta import text_signals
 from mcplock_tui.core.model import Reason, Severity
 
 H, M = Severity.HIGH, Severity.MEDIUM
@@ -265,12 +267,20 @@ def scalar_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> I
         ov = {canon_json(v) for v in o_enum} if isinstance(o_enum, list) else None
         nv = {canon_json(v) for v in n_enum} if isinstance(n_enum, list) else None
         wider = nv is None or (ov is not None and not nv <= ov)
-        yield direction(
+        found = direction(
             wider,
             f"allowed values {'loosened' if wider else 'narrowed'} (enum/const)",
             f"{at}.enum",
             pol,
         )
+        if (
+            found.severity >= H
+            and isinstance(o_enum, list)
+            and isinstance(n_enum, list)
+            and {canon_json(v) for v in o_enum} <= {canon_json(v) for v in n_enum}
+        ):
+            found = _values_added(o_enum, n_enum, f"{at}.enum") or found
+        yield found
     for key in (*STRINGY, "$ref"):
         o, n = a.get(key, ABSENT), b.get(key, ABSENT)
         if canon_json(o if o is not ABSENT else None) == canon_json(n if n is not ABSENT else None):
@@ -308,6 +318,49 @@ def scalar_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> I
         yield direction(looser, f"uniqueItems {how}", f"{at}.uniqueItems", pol)
 
 
+VALUES_ADDED = "allowed values loosened by named values"
+"""Marks an enum that kept its values and gained named ones (severity: high where the
+parameter names where an acting tool's effect goes)."""
+
+
+_IDENT_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|[^\W\d_]+")
+
+
+def _spoken(value: str) -> str:
+    """``all_customers_including_payment`` read as the words it is made of."""
+    return " ".join(_IDENT_PARTS.findall(value)) if value.isascii() else value
+
+
+def _values_added(old: list[Any], new: list[Any], path: str) -> Reason | None:
+    """An enum that kept every value and gained a few plain ones (a new region, a new
+    format): each new value is named and reviewable, not a door to any value. High when a
+    new value's text steers the model; None when the values are not plain."""
+    before = {canon_json(v) for v in old}
+    added = [v for v in new if canon_json(v) not in before]
+    plain = all(
+        v is None or isinstance(v, bool | int | float) or (isinstance(v, str) and len(v) <= 64)
+        for v in added
+    )
+    if not added or len(added) > 20 or not plain:
+        return None
+    words = [_spoken(v) for v in old if isinstance(v, str)]
+    said = "\n".join(f"value {_spoken(v)}" for v in added if isinstance(v, str))  # labels
+    found = text_signals("\n".join(words), said)
+    shown = ", ".join(clip(v, 30) for v in added[:5])
+    if found or any(_SCOPE_VALUE.search(_spoken(v)) for v in added if isinstance(v, str)):
+        why = "; ".join(sig.describe() for sig in found[:3]) or "a scope word"
+        return Reason(WIDE, H, f"{VALUES_ADDED} ({shown}): {why}", path)
+    return Reason(WIDE, M, f"{VALUES_ADDED} ({shown})", path)
+
+
+_SCOPE_VALUE = re.compile(
+    r"\b(?:all|every|any|everything|everyone|entire|public|external|unsafe|raw|root|"
+    r"privileged|unrestricted|force|global|owner|admin)\b",
+    re.IGNORECASE,
+)
+"""A new enum value that widens who or what (``public``, ``all``, ``admin``): high anywhere."""
+
+
 def _limit_words(key: str, old: Any, new: Any, looser: bool) -> str:
     """``maxLength loosened (200 -> 900)``; a side that is absent is said, not shown as None."""
     if new is None:
@@ -335,18 +388,31 @@ def _strings(value: Any, depth: int = 0) -> list[str]:
     return []
 
 
-def _value_text_reason(key: str, o: Any, n: Any, path: str) -> Reason:
-    """A default or example is text the model reads too: high when its new strings steer."""
+SWITCHED = "a switch that every call leaving it out now flips"
+"""Marks a boolean default that changed (severity raises it on a tool that acts)."""
+
+
+def _value_text_reason(key: str, o: Any, n: Any, path: str, known: frozenset[str]) -> Reason:
+    """A default or example is text the model reads too: high when its new strings steer.
+
+    A boolean default that flips (``force: false`` -> ``true``) changes what every call that
+    leaves it out does; it is marked so a tool that acts can grade it high."""
+    if key == "default" and isinstance(n, bool) and o is not ABSENT and o != n:
+        return Reason("default-changed", M, f"default {_json(o)} -> {_json(n)}: {SWITCHED}", path)
     old_text = " \n".join(_strings(None if o is ABSENT else o))
     new_text = " \n".join(_strings(None if n is ABSENT else n))
     if new_text and new_text != old_text:
-        r = text_reason(path, old_text or None, new_text, f"{key} value")
+        r = text_reason(path, old_text or None, new_text, f"{key} value", known_hosts=known)
         if r.severity >= H:
             return Reason("default-changed", H, r.message, path)
     return Reason("default-changed", M, f"{key} changed", path)
 
 
-def annotation_keyword_reasons(a: dict[str, Any], b: dict[str, Any], at: str) -> Iterator[Reason]:
+def annotation_keyword_reasons(
+    a: dict[str, Any], b: dict[str, Any], at: str, known: frozenset[str] = frozenset()
+) -> Iterator[Reason]:
+    """Text, titles, defaults and unknown keywords of one node; ``known``: hosts the server
+    already names (a docs link on one of them is not a new place)."""
     for key in sorted(set(a) | set(b)):
         o, n = a.get(key, ABSENT), b.get(key, ABSENT)
         same = canon_json(None if o is ABSENT else o) == canon_json(None if n is ABSENT else n)
@@ -358,11 +424,12 @@ def annotation_keyword_reasons(a: dict[str, Any], b: dict[str, Any], at: str) ->
                 None if o is ABSENT else o,
                 None if n is ABSENT else n,
                 "parameter description" if key == "description" else f"schema {key}",
+                known_hosts=known,
             )
         elif key == "title":
             yield title_reason(f"{at}.title", o, n, "parameter title")
         elif key in ("default", "examples"):
-            yield _value_text_reason(key, o, n, f"{at}.{key}")
+            yield _value_text_reason(key, o, n, f"{at}.{key}", known)
         elif key in ("$defs", "definitions"):
             yield Reason("schema-changed", M, f"{key} changed", f"{at}.{key}")
         elif key not in HANDLED:

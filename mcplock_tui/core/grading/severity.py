@@ -19,7 +19,8 @@ from urllib.parse import urlsplit
 
 from mcplock_tui.core.canonical import canon_json
 from mcplock_tui.core.diff import MISSING, Change, FieldChange
-from mcplock_tui.core.grading.schema import schema_reasons
+from mcplock_tui.core.grading.schema import FLAG, schema_reasons
+from mcplock_tui.core.grading.schema_keywords import SWITCHED, VALUES_ADDED
 from mcplock_tui.core.grading.text import (
     added_text_reason,
     classify_text,
@@ -61,13 +62,13 @@ CATEGORIES: dict[str, str] = {
     "description-removed": "a description was removed",
     "text-cosmetic": "whitespace, punctuation, case or typo-level edit",
     "title-changed": "a title or display name changed (medium when it grows into a sentence)",
-    "parameter-added": "a new parameter or prompt argument (required: high; optional: medium unless its name or description asks for something, or it names where an acting tool's effect goes)",
+    "parameter-added": "a new parameter or prompt argument (required: high; optional: medium unless its name or description asks for something, or it names where an acting tool's effect goes; a true/false switch whose only signal is a scope word is medium on a tool that only reads, high on one that acts)",
     "parameter-removed": "a parameter or prompt argument was removed",
-    "capability-widened": "required to optional, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites) or one more scalar type",
+    "capability-widened": "required to optional, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, a union alternative of a type no old alternative had (its fields graded as new optional parameters), or an enum that keeps its values and gains plain ones (high for a value like all, public or admin, or on a parameter that says where an acting tool's effect goes)",
     "capability-narrowed": "the opposite of widened",
-    "default-changed": "a default or example value changed (high when its new text steers the model)",
+    "default-changed": "a default or example value changed (high when its new text steers the model, on a parameter that names where an acting tool's effect goes, or when a true/false default flips on a tool that acts)",
     "schema-changed": "another schema keyword changed (low when only the spelling of the same constraints changed, high when a schema is not an object)",
-    "output-schema-changed": "the output schema changed",
+    "output-schema-changed": "the output schema changed (medium; its text, and a new field whose name or text steers the model, keep their band)",
     "tool-added": "a new tool not marked read-only (high when its text names a side effect or it takes a URL or host, medium when it only returns or computes)",
     "tool-added-readonly": "a new tool claiming read-only (critical when its text says it acts, high when it takes a URL or host or its name does not say it reads, medium otherwise)",
     "prompt-added": "a new prompt, graded by its text",
@@ -119,7 +120,7 @@ def _shown(value: Any) -> str:
 
 _WORD_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
 _ACTS = re.compile(
-    r"\b(?:writes?|writing|edit(?:s|ing)?|create[sd]?|creating|update[sd]?|updating|delete[sd]?|"
+    r"\b(?:writes?|writing|close[sd]?|closing|export(?:s|ing)?|edit(?:s|ing)?|create[sd]?|creating|update[sd]?|updating|delete[sd]?|"
     r"deleting|remove[sd]?|removing|move[sd]?|moving|rename[sd]?|send(?:s|ing)?|sent|post(?:s|ing)?|"
     r"push(?:es|ing)?|upload(?:s|ing)?|execute[sd]?|executing|exec|run(?:s|ning)?|install(?:s|ing)?|"
     r"modif(?:y|ies|ying)|overwrite[sd]?|insert(?:s|ing)?|drop(?:s|ping)?|kill(?:s|ing)?|"
@@ -158,8 +159,9 @@ _READS = re.compile(
 )
 _REDIRECT_PARAM = re.compile(
     r"^(?:recipients?|to|cc|bcc|reply|destinations?|dest|targets?|urls?|uris?|webhooks?|hosts?|"
-    r"hostnames?|paths?|endpoints?|address(?:es)?|emails?|phone|number|channels?|callback|"
-    r"redirect|forward|server|domain|bucket)$"
+    r"hostnames?|paths?|endpoints?|address(?:es)?|emails?|phone|number|channels?|callbacks?|"
+    r"redirect|forward|server|domain|bucket|mirror(?:s|ing)?|relay|copy|sink|hooks?|"
+    r"upstream|proxy|notify)$"
 )
 """Parameter name words that say where a side effect goes (to, cc, webhook, path)."""
 _URL_PARAM = re.compile(
@@ -227,6 +229,8 @@ def takes_locations(item: Mapping[str, JSON] | None) -> list[str]:
         words = [w.lower() for w in _WORD_SPLIT.findall(str(name))]
         desc = sub.get("description", "") if isinstance(sub, dict) else ""
         fmt = sub.get("format") if isinstance(sub, dict) else None
+        if _scalar_only(sub):
+            continue  # a flag or a count cannot carry a URL, whatever its text mentions
         if (
             any(_URL_PARAM.match(w) for w in words)
             or fmt in ("uri", "url", "iri", "hostname", "uri-reference")
@@ -239,11 +243,33 @@ def takes_locations(item: Mapping[str, JSON] | None) -> list[str]:
     return found
 
 
+_NO_TEXT_TYPES = frozenset({"boolean", "integer", "number", "null"})
+
+
+def _scalar_only(schema: Any) -> bool:
+    """The schema admits only booleans, numbers or null (its declared ``type`` says so)."""
+    raw = schema.get("type") if isinstance(schema, dict) else None
+    listed = raw if isinstance(raw, list) else [raw]
+    types = {t for t in listed if isinstance(t, str)}
+    if len(types) < len(listed):
+        return False  # something other than a type name: read as any type
+    return bool(types) and types <= _NO_TEXT_TYPES
+
+
+_COMPOUND_READ = re.compile(
+    r"^(?:get|list|read|search|find|query|describe|show|view|fetch|lookup|count)[a-z]{3,}$"
+    r"|^[a-z]{3,}(?:thinking|reasoning|planning|analysis|lookup|search|viewer|reader|status)$"
+)
+"""A name written as one lowercase word that starts with a reading verb or ends in one."""
+
+
 def _reads(item: Mapping[str, JSON] | None) -> list[str]:
     """Words by which the tool's name (or its description's first verb) says it reads."""
     words, desc = _tool_words(item)
     name = str((item or {}).get("name") or "")
     found = [w for w in words[: len(_WORD_SPLIT.findall(name))][:3] if _READS.match(w)]
+    if name.isascii() and name.isalpha() and name.islower() and _COMPOUND_READ.match(name):
+        found.append(name)  # "sequentialthinking", "getweather": one word, read by its parts
     first = _LEADING_VERB.match(desc)
     verb = first.group(1) if first else ""
     if verb and any(_READS.match(v) for v in (verb, verb[:-1], verb[:-2])):
@@ -576,10 +602,20 @@ def _argument_reasons(f: FieldChange) -> Iterator[Reason]:
 
 
 def _redirects(reason: Reason) -> bool:
-    """A new parameter whose name says where a side effect goes (``bcc``, ``webhook_url``)."""
-    if reason.category != "parameter-added" or not reason.path:
+    """A new parameter whose name says where a side effect goes (``bcc``, ``webhook_url``),
+    or a default now filled in for one (every call copies to it unless the model says not)."""
+    if not reason.path:
         return False
-    name = reason.path.rpartition(".")[2]
+    parts = reason.path.split(".")
+    if reason.category == "parameter-added":
+        name = parts[-1]
+    elif (
+        reason.category == "default-changed" or reason.message.startswith(VALUES_ADDED)
+    ) and "properties" in parts[:-1]:
+        last = max(i for i, part in enumerate(parts[:-1]) if part == "properties")
+        name = parts[last + 1]
+    else:
+        return False
     return any(_REDIRECT_PARAM.match(w.lower()) for w in _WORD_SPLIT.findall(name))
 
 
@@ -595,14 +631,25 @@ def _acting_input(reasons: list[Reason], does: list[str]) -> Iterator[Reason]:
     sends = [w for w in does if _SENDS.fullmatch(w)]
     for r in reasons:
         opened = r.category == "capability-widened" and r.message.startswith("opened:")
-        if r.severity == M and ((opened and sends) or (does and _redirects(r))):
+        switch = (
+            (r.category == "parameter-added" and FLAG in r.message)
+            or (r.category == "default-changed" and SWITCHED in r.message)
+            or (r.message.startswith(VALUES_ADDED) and _redirects(r))
+        )
+        if r.severity == M and ((opened and sends) or (does and (_redirects(r) or switch))):
             why = f"on a tool whose own text says it acts ({_named(sends if opened else does)})"
             yield Reason(r.category, H, f"{r.message}, {why}", r.path)
         else:
             yield r
 
 
-def _tool_reasons(change: Change) -> Iterator[Reason]:
+def _steering_field(r: Reason) -> bool:
+    """A new output field graded high for its name or text (not for being required): the
+    model reads it like any description."""
+    return r.category == "parameter-added" and r.severity >= H and "required" not in r.message
+
+
+def _tool_reasons(change: Change, known: frozenset[str] = frozenset()) -> Iterator[Reason]:
     yield from annotation_reasons(change.old, change.new)
     old, new = change.old or {}, change.new or {}
     for key in ("inputSchema", "outputSchema"):
@@ -617,7 +664,7 @@ def _tool_reasons(change: Change) -> Iterator[Reason]:
                 key,
             )
             continue
-        found = list(schema_reasons(old.get(key, {}), new.get(key, {}), key))
+        found = list(schema_reasons(old.get(key, {}), new.get(key, {}), key, known))
         if key == "inputSchema":
             found = list(_acting_input(found, acts(new)))
         if key == "outputSchema":
@@ -626,6 +673,7 @@ def _tool_reasons(change: Change) -> Iterator[Reason]:
             found = [
                 r
                 if r.category in ("description-changed", "title-changed", "default-changed")
+                or _steering_field(r)
                 else Reason(
                     "output-schema-changed",
                     min(r.severity, M),
@@ -651,11 +699,13 @@ def structural_reasons(change: Change, known_hosts: set[str]) -> list[Reason]:
     for f in change.fields:
         reasons.extend(field_reasons(change, f, known_hosts))
     if kind is Kind.TOOL:
-        reasons.extend(_tool_reasons(change))
+        reasons.extend(_tool_reasons(change, frozenset(known_hosts)))
     return reasons or [Reason("changed", M, f"{label} changed")]
 
 
-def _added_tool_reasons(item: Mapping[str, JSON]) -> Iterator[Reason]:
+def _added_tool_reasons(
+    item: Mapping[str, JSON], known: frozenset[str] = frozenset()
+) -> Iterator[Reason]:
     """A new tool by what it can do, and by what its read-only claim is worth."""
     does, where = acts(item), takes_locations(item)
     reads = _reads(item)
@@ -695,7 +745,7 @@ def _added_tool_reasons(item: Mapping[str, JSON]) -> Iterator[Reason]:
     desc = item.get("description")
     if isinstance(desc, str) and desc:
         text = added_text_reason(
-            "description", desc, "new tool's description", ignore=("capability",)
+            "description", desc, "new tool's description", ("capability",), known
         )
         if text.severity >= H:
             yield text
@@ -722,7 +772,7 @@ def _added_reasons(change: Change, known_hosts: set[str]) -> Iterator[Reason]:
             yield Reason(
                 "tool-shadowing", C, f"repeats the name of tool {name!r} on the same server", "name"
             )
-        yield from _added_tool_reasons(item)
+        yield from _added_tool_reasons(item, frozenset(known_hosts))
     elif kind is Kind.PROMPT:
         r = added_text_reason("", _prompt_text(item), "new prompt's text")
         yield Reason("prompt-added", r.severity, r.message)

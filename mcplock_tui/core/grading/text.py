@@ -106,8 +106,21 @@ def _is_typo(x: str, y: str) -> bool:
     return sx == sy and len(sy) == 1
 
 
+_FILE_TYPES = frozenset({
+    "py", "md", "json", "txt", "csv", "tsv", "yaml", "yml", "toml", "js", "ts", "tsx", "jsx",
+    "html", "css", "png", "jpg", "jpeg", "gif", "svg", "pdf", "xml", "lock", "cfg", "ini",
+    "log", "rs", "go", "java", "rb", "cpp", "hpp", "sql", "zip", "gz", "tar", "docx", "xlsx",
+})  # fmt: skip
+"""A dotted name ending in one of these is a file name ("src/app.py"), not a host."""
+
+
 def _locators(text: str) -> set[str]:
-    return {m.group(0).casefold().rstrip(".,;:!?)]}") for m in _LOCATOR.finditer(text)}
+    found = {m.group(0).casefold().rstrip(".,;:!?)]}") for m in _LOCATOR.finditer(text)}
+    return {
+        loc
+        for loc in found
+        if "://" in loc or "@" in loc or loc.rpartition(".")[2] not in _FILE_TYPES
+    }
 
 
 def _compat(text: str) -> set[str]:
@@ -189,7 +202,7 @@ def text_reason(
     if not isinstance(old, str) and (old is None or not old):
         if not isinstance(new, str):
             return Reason("description-changed", Severity.HIGH, f"{what} added", path)
-        return added_text_reason(path, new, what, ignore)
+        return added_text_reason(path, new, what, ignore, known_hosts)
     if not isinstance(new, str) and (new is None or not new):
         return Reason("description-removed", Severity.MEDIUM, f"{what} removed", path)
     if not both:
@@ -216,10 +229,17 @@ def text_reason(
     )
 
 
-def added_text_reason(path: str, new: str, what: str, ignore: tuple[str, ...] = ()) -> Reason:
+def added_text_reason(
+    path: str,
+    new: str,
+    what: str,
+    ignore: tuple[str, ...] = (),
+    known_hosts: frozenset[str] = frozenset(),
+) -> Reason:
     """Text where there was none: high when it can steer a model, medium when it is plain.
 
-    ``ignore`` leaves out signal kinds the caller judges itself (a new tool's side effects).
+    ``ignore`` leaves out signal kinds the caller judges itself (a new tool's side effects);
+    a link on a host in ``known_hosts`` is not a new entity.
     """
     if has_hidden(new) or _compat(new):
         return Reason(
@@ -228,7 +248,7 @@ def added_text_reason(path: str, new: str, what: str, ignore: tuple[str, ...] = 
             f"{what} added with hidden or look-alike characters",
             path,
         )
-    found = [sig for sig in text_signals("", new) if sig.kind not in ignore]
+    found = [sig for sig in text_signals("", new, known_hosts) if sig.kind not in ignore]
     if found:
         return Reason(
             "description-changed", Severity.HIGH, f"{what} added: {_signal_text(found)}", path

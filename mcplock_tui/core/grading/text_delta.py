@@ -30,6 +30,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mcplock_tui.core.detectors.decode import runs as decode_runs
@@ -44,6 +45,14 @@ _TOKEN = re.compile(
 )
 """``v2.3`` is one token: a version is an identifier, not a sentence end and a count."""
 _SENTENCE_END = frozenset(".!?;:\n")
+_WHO = (
+    r"(?:users?|customers?|travell?ers?|operators?|requesters?|owners?|members?|"
+    r"patients?|buyers?|guests?|callers?|humans?|person|people|account holders?|employees?|"
+    r"passengers?|subscribers?|visitors?|recipients?)(?:'s|s')?"
+)
+"""Whoever the server's own text says must consent: the user, the traveller, the operator
+(not "client": in MCP that is the software asking).
+"""
 
 
 def _fold(text: str) -> str:
@@ -106,6 +115,8 @@ class Delta:
     removed: list[str] = field(default_factory=list)
     raw: list[str] = field(default_factory=list)
     """The same sentences as written (case kept), for decoding encoded runs."""
+    rewrite: bool = False
+    """Most words changed: the same behaviour may be told in other words."""
     old_keys: set[str] = field(default_factory=set)
     """Every word of the old text: a capability word it already had is not new."""
 
@@ -200,13 +211,115 @@ def _affix_flips(old_part: list[str], new_part: list[str], leading: bool) -> lis
 _SHAPE = frozenset(["with", "having", "containing", "including", "has", "carrying"])
 
 
-def _distributive(part: list[str], tokens: list[str], start: int) -> list[str]:
-    """ "each with name and company" describes every item's shape; it widens no scope."""
+_UNITS = frozenset({"page", "row", "line", "batch", "chunk", "step", "part", "column", "level"})
+"""Layout units: "on each page" counts within a result; "each match" still widens an act."""
+_COMPARED = frozenset(["more", "less", "fewer", "later", "earlier", "greater", "longer"])
+
+
+def _distributive(
+    part: list[str], tokens: list[str], start: int, gated: frozenset[int] = frozenset()
+) -> list[str]:
+    """Words that only look like a quantifier or negation: "each with name and company" (an
+    item's shape), "each other", "on each page" (a unit), "no more than 50" (a limit), and
+    a quantifier in a sentence that gates the act on the user ("before any write, get the
+    user's go-ahead": it widens the gate, not the act)."""
+    at = range(start, start + len(part))
+    nxt = [tokens[i + 1] if i + 1 < len(tokens) else "" for i in at]
+    nxt2 = [tokens[i + 2] if i + 2 < len(tokens) else "" for i in at]
     return [
         w
-        for i, w in enumerate(part)
-        if not (w == "each" and start + i + 1 < len(tokens) and tokens[start + i + 1] in _SHAPE)
+        for i, w, n, n2 in zip(at, part, nxt, nxt2, strict=True)
+        if not (w == "each" and (n in _SHAPE or n == "other" or _key(n).rstrip("s") in _UNITS))
+        and not (w == "one" and n == "another")
+        and not (w in ("no", "not") and n in _COMPARED and n2 == "than")
+        and not (w == "many" and i > 0 and tokens[i - 1] == "how")
+        and not (i in gated and _CLASSES.get(_key(w)) == "quantifier")
     ]
+
+
+_OBLIGES = frozenset(["require", "requires", "requiring", "need", "needs", "needed"])
+"""Words that already said "must": "requires the user's confirmation" retold with "must"."""
+_REWRITE = 0.7
+"""Below this share of words kept, an edit is a rewrite rather than a word swap."""
+
+
+_GATE_SENTENCE = re.compile(
+    r"\b(?:ask|asks|asking|confirm\w*|check with|approv\w*|go-?ahead|consent|permission|"
+    r"sign-?off|say yes|says yes|a yes|wait for)\b"
+)
+_PERSON = re.compile(r"\b" + _WHO + r"\b")
+
+
+def _gate_positions(tokens: list[str]) -> frozenset[int]:
+    """Token positions inside sentences that make the act wait for a person's consent."""
+    out: set[int] = set()
+    start = 0
+    for i, tok in enumerate([*tokens, "\n"]):
+        if tok in _SENTENCE_END:
+            text = " ".join(tokens[start:i])
+            if _GATE_SENTENCE.search(text) and _PERSON.search(text):
+                out.update(range(start, i))
+            start = i + 1
+    return frozenset(out)
+
+
+_VERSION_NOUNS = frozenset({
+    "schema", "version", "api", "release", "edition", "rev", "revision", "build", "protocol",
+    "v", "model", "spec", "draft", "python", "node", "level",
+})  # fmt: skip
+
+
+def _counts(part: list[str], tokens: list[str], start: int) -> list[str]:
+    """The words of a part that may be counts: "schema 12" and a year are names, not counts."""
+    out: list[str] = []
+    for i, w in zip(range(start, start + len(part)), part, strict=True):
+        if w.isdigit() and (
+            (i > 0 and tokens[i - 1] in _VERSION_NOUNS) or (len(w) == 4 and w[:2] in ("19", "20"))
+        ):
+            continue
+        out.append(w)
+    return out
+
+
+_EFFECTS = frozenset({
+    "leave", "leaves", "share", "shares", "send", "sends", "store", "stores", "modify",
+    "modifies", "change", "changes", "write", "writes", "delete", "deletes", "expose",
+    "exposes", "side", "effect", "effects", "affect", "affects", "persist", "persists",
+    "leak", "leaks", "alter", "alters", "touch", "touches", "retain", "retains", "keep",
+})  # fmt: skip
+
+
+def _restrictive(tokens: list[str], negations: set[str]) -> bool:
+    """Every new negation in the text denies an effect ("never leaves", "without side
+    effects", "does not modify"): a restriction told another way, not a permission."""
+    for i, tok in enumerate(tokens):
+        k = _SYNONYMS.get(_key(tok), _key(tok))
+        if _CLASSES.get(_key(tok)) == "negation" and k in negations:
+            ahead = {_key(t) for t in tokens[i + 1 : i + 4]}
+            if not ahead & _EFFECTS:
+                return False
+    return True
+
+
+def _sentence_span(tokens: list[str], i: int, j: int) -> tuple[int, int]:
+    while i > 0 and tokens[i - 1] not in _SENTENCE_END:
+        i -= 1
+    while j < len(tokens) and (j == 0 or tokens[j - 1] not in _SENTENCE_END):
+        j += 1
+    return i, j
+
+
+def _kept_share(ops: Sequence[tuple[str, int, int, int, int]], a: list[str], b: list[str]) -> float:
+    """Share of words kept in the sentences the edit touched (1.0 when nothing changed):
+    a rewritten sentence next to an untouched one is still a rewrite."""
+    changed = [op for op in ops if op[0] != "equal"]
+    if not changed:
+        return 1.0
+    ai, aj = _sentence_span(a, changed[0][1], changed[-1][2])
+    bi, bj = _sentence_span(b, changed[0][3], changed[-1][4])
+    kept = sum(max(0, min(i2, aj) - max(i1, ai)) for op, i1, i2, _, _ in ops if op == "equal")
+    total = (aj - ai) + (bj - bi)
+    return 2 * kept / total if total else 1.0
 
 
 def _whole_sentences(tokens: list[str], i: int, j: int) -> bool:
@@ -232,11 +345,14 @@ def delta(old: str, new: str) -> Delta:
         return out
     ka, kb = [_key(w) for w in a], [_key(w) for w in b]
     out.old_keys = set(ka)
+    gated = _gate_positions(b)
+    affixes: list[str] = []
     gone: list[str] = []
     came: list[str] = []
     gone_numbers: list[str] = []
     came_numbers: list[str] = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, ka, kb, autojunk=False).get_opcodes():
+    matcher = difflib.SequenceMatcher(None, ka, kb, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
             continue
         old_part, new_part = a[i1:i2], b[j1:j2]
@@ -250,18 +366,39 @@ def delta(old: str, new: str) -> Delta:
             # A clause added ("(either a or b, not both)"): its negation adds a constraint,
             # it flips nothing that was there; the clause is still read for signals.
             new_part = [w for w in new_part if _CLASSES.get(_key(w)) != "negation"]
-        gone.extend(old_part)
-        came.extend(_distributive(new_part, b, j1))
+        gone.extend(_distributive(old_part, a, i1))
+        came.extend(_distributive(new_part, b, j1, gated))
         if op == "replace" and len(old_part) == len(new_part):
             leading = j1 == 0 or b[j1 - 1] in _SENTENCE_END
-            out.flips.extend(_affix_flips(old_part, new_part, leading))
-        gone_numbers.extend(old_part)
+            affixes.extend(_affix_flips(old_part, new_part, leading))
+        gone_numbers.extend(_counts(old_part, a, i1))
         if op == "replace":
-            came_numbers.extend(new_part)  # an inserted example ("e.g. 1, 2") is no flip
-    before = _bag(gone, False) | {"number": _bag(gone_numbers, True).get("number", [])}
-    after = _bag(came, False) | {"number": _bag(came_numbers, True).get("number", [])}
+            came_numbers.extend(_counts(new_part, b, j1))  # an inserted example is no flip
+    # A number the other text also has moved with its sentence ("up to 25" -> "at most 25
+    # matches"): only a value one side lacks is a changed count.
+    old_numbers = set(_bag(a, True).get("number", []))
+    new_numbers = set(_bag(b, True).get("number", []))
+    went = [n for n in _bag(gone_numbers, True).get("number", []) if n not in new_numbers]
+    arrived = [n for n in _bag(came_numbers, True).get("number", []) if n not in old_numbers]
+    before = _bag(gone, False) | {"number": went}
+    after = _bag(came, False) | {"number": arrived}
+    # In a rewrite a modal flips only when the new words bring one the old lacked ("must
+    # confirm" -> "may confirm"); "must confirm" -> "once they have confirmed" is the same
+    # rule in other words, as a removed sentence is.
+    rewrite = out.rewrite = _kept_share(matcher.get_opcodes(), a, b) < _REWRITE
+    if not rewrite:  # "Run ... return" retold as "Executes ... returns": a verb, not a count
+        out.flips.extend(affixes)
+    obliged = {"must"} if rewrite and _OBLIGES & set(ka) else set()
     for cls in ("negation", "modal", "quantifier", "number"):
         was, now = sorted(before.get(cls, [])), sorted(after.get(cls, []))
+        if cls == "modal" and rewrite and not set(now) - set(was) - obliged:
+            continue
+        gained, lost = set(now) - set(was), set(was) - set(now)
+        if cls == "negation" and rewrite and gained and not lost and _restrictive(b, gained):
+            continue  # "stays inside the system" retold as "never leaves the system"
+        if cls == "quantifier" and rewrite:
+            # "one colleague" retold as "a colleague": the article says one as well.
+            was, now = [w for w in was if w != "one"], [w for w in now if w != "one"]
         if _flipped(cls, was, now):
             shown_was = " ".join(was)[:40] or "(none)"
             shown_now = " ".join(now)[:40] or "(none)"
@@ -283,7 +420,12 @@ def _words(*items: str) -> str:
 _ADDRESSEE = re.compile(
     _words(
         r"you",
-        r"your",
+        # "your repository" or "your account" speaks to the reader about their things; the
+        # model is addressed through what is its own: instructions, prompt, context, reply.
+        r"your (?:\S+ )?(?:instructions?|prompts?|system|context|memory|rules|guidelines|"
+        r"tasks?|responses?|answers?|replies|reply|output|conversations?|messages?|tools|"
+        r"previous|next|role|training|reasoning|thoughts|creators?|developers?|operators?|"
+        r"policy|policies|behaviou?r|goals?|directives?|orders?|job|discretion|judge?ment|own)",
         r"yours",
         r"yourself",
         r"you're",
@@ -292,7 +434,9 @@ _ADDRESSEE = re.compile(
         r"the model",
         r"llms?",
         r"ai",
-        r"agents?",
+        # A support, sales or human agent is a person, not the model.
+        r"(?<!support )(?<!sales )(?<!human )(?<!service )(?<!this )(?<!assigned )(?<!live )"
+        r"(?<!travel )(?<!insurance )(?<!authorized )(?<!authorised )agents?",
         r"claude",
         r"chatgpt",
         r"copilot",
@@ -324,6 +468,9 @@ _IMPERATIVE = re.compile(
         r"send",
         r"upload",
     )
+    # A tool's own first words may be a bare verb ("Call a tool registered by the page");
+    # after "and"/"also" the same verb is one more thing the model is told to do.
+    + r"|\b(?:and|so|then|also) (?:pass|call|invoke|copy|paste|attach|hand|feed|pipe)\b"
     # "e-mail"/"post" are nouns too ("name, company and e-mail."): a verb takes an object.
     + r"|(?:^|[.!?;:\n] ?|\b(?:and|so|then|also) )(?:e-?mail|post)\b"
     r"(?=\s+(?!and\b|or\b|address(?:es)?\b|ids?\b|ID\b)[a-z])"
@@ -336,6 +483,7 @@ _FILL = re.compile(
 )
 _ACTION = re.compile(
     r"\b(?:close[sd]?|delete[sd]?|remove[sd]?|write[s]?|send[s]?|post[s]?|push(?:es)?|"
+    r"hold[s]?|reserve[s]?|book[s]?|buy[s]?|purchase[s]?|subscribe[s]?|"
     r"upload[s]?|modif(?:y|ies)|overwrite[s]?|move[s]?|rename[s]?|merge[s]?|install[s]?|"
     r"run[s]?|kill[s]?|drop[s]?|publish(?:es)?|transfer[s]?|approve[s]?|revoke[s]?|"
     r"grant[s]?|cancel[s]?|archive[s]?|purge[s]?|wipe[s]?|reset[s]?|charge[s]?|refund[s]?)\b"
@@ -353,8 +501,12 @@ _HARVEST = re.compile(
 )
 _ALWAYS = re.compile(r"\b(?:always|never)\s+(?!be\b|been\b)([a-z]+)(?<!s)\b")
 _CONDITION = re.compile(
-    r"\b(?:if|when|whenever|once|unless|in case)\b(?:\s+\S+){0,4}?\s+(?:the )?(?:users?|customers?|human|they|someone)\b"
-    r"|\b(?:users?|customers?) (?:asks?|says?|mentions?|requests?|wants?|types?)\b"
+    r"\b(?:if|when|whenever|once|unless|in case)\b(?:\s+\S+){0,4}?\s+(?:the )?(?:"
+    + _WHO
+    + r"|they|someone)\b"
+    # "once the user has confirmed" gates the act on consent: it steers nothing.
+    r"(?!\s+(?:has |have |had )?(?:confirm|approv|review|accept|agree|consent|sign|okay)\w*)"
+    r"|\b" + _WHO + r" (?:asks?|says?|mentions?|requests?|wants?|types?)\b"
 )
 _SEQUENCE = re.compile(
     r"\b(?:before|after|prior to|instead of)\s+(?:\S+\s+){0,2}?(?:call|calling|use|using|answer|"
@@ -365,22 +517,61 @@ _SEQUENCE = re.compile(
 )
 _AUTHORITY = re.compile(
     _words(
-        r"(?:pre-?)?approved",
-        r"authori[sz]ed",
-        r"permission",
-        r"consent(?:ed)?",
+        # A bare "approved" describes data (an approved refund, a status); a claim says
+        # this call is approved, or who approved it.
+        r"pre-?approved",
+        r"(?:is|are|was|were|been|being|already|auto-?|considered|deemed|treated as|counts as)"
+        r" (?:\S+ )?approved",
+        r"approved (?:by|for) (?:the |a |an |your )?(?:users?|you|assistants?|admin\w*|owners?|"
+        r"managers?|leads?|supervisors?|security|legal|compliance|it|customers?|requesters?)",
+        # Bare "authorized agents", "the repo permission", "marketing consent" describe
+        # data or requirements; a claim says that this call has them, or who gave them.
+        r"(?:is|are|was|were|been|being|already|pre-?|fully|explicitly) authori[sz]ed",
+        r"authori[sz]ed (?:by|to|for) (?:the |a |an |your )?(?:users?|you|assistants?|admin\w*|"
+        r"owners?|managers?|leads?|supervisors?|security|legal|compliance|customers?|it)",
+        r"(?:have|has|had|with|given|granted|gave|got|giving|grants?) (?:(?:their|his|her|its|"
+        r"prior|explicit|full|written|verbal|advance|blanket|standing|the|a|an|all|every|"
+        r"already) )*(?:permissions?|consent|approval|authori[sz]ation|go-?ahead|blessing)",
+        r"permission to",
+        r"consented",
         r"administrators?",
         r"admins?",
         r"system (?:prompt|message|instructions?)",
         r"developer (?:message|instructions?)",
         r"takes? precedence",
         r"priority over",
-        r"trusted",
+        r"(?:is|are|was|were|be|been|as) (?:a |an )?(?:fully |completely |highly )?trusted",
+        r"trusted (?:by|tool|server|source|instructions?|content)",
         r"sanctioned",
         r"mandated",
         r"no confirmation",
-        r"without (?:the |their |any )?(?:user'?s? |users' |human'?s? )?(?:asking|confirm\w*|"
-        r"approv\w*|permission|telling|consent|notice|review)",
+        r"without (?:the |their |any |a |an )?(?:\S+'s |\S+s' |\S+ )?(?:asking|confirm\w*|"
+        r"approv\w*|permission|telling|consent|notice|review|prompt(?:ing)?|check(?:ing)?|"
+        r"question(?:ing)?|waiting|a yes)",
+        r"(?:with|needing|requiring|and) no (?:\S+ )?(?:prompts?|confirmations?|approvals?|"
+        r"checks?|questions?|reviews?|sign-?off)",
+        r"pre-?(?:approv|authori[sz]|clear|confirm|sanction)\w*",
+        r"auto-?(?:approv|confirm|accept|authori[sz])\w*",
+        _WHO + r" (?:have |has |had )?(?:already )?(?:accepted|agreed|consented|approved|"
+        r"allowed|authori[sz]ed|okayed|opted in)",
+        r"(?:signals?|impl(?:y|ies)|means|constitutes?|counts? as|is taken as|amounts? to) "
+        r"(?:\S+ ){0,2}?(?:acceptance|consent|approval|agreement|a yes|permission)",
+        r"(?:doesn't|does not|don't|do not|needn't|need not) (?:need to |have to )?(?:see|approve|"
+        r"confirm|know|review|check|be (?:asked|told|shown|consulted|notified|informed))",
+        r"nothing (?:to|needs to be|that needs) (?:confirm|approv|review|check|ask)\w*",
+        r"silence (?:\S+ ){0,4}?(?:means|counts as|is|equals) (?:a )?(?:yes|consent|approval|"
+        r"agreement|ok)",
+        r"(?:prefers?|wants?|likes?|asked|chose) (?:not to be|never to be|to not be|not being) "
+        r"(?:asked|prompted|bothered|consulted|interrupted|checked with)",
+        r"(?:doesn't|does not|don't|do not) want to be (?:asked|prompted|bothered|consulted)",
+        r"(?:per|by|under) (?:the |our |your |this )?(?:\S+ )?polic(?:y|ies)",
+        r"(?:confirmations?|approvals?|checks?|reviews?|prompts?) (?:is|are|was|were|has been|"
+        r"have been) (?:\S+ )?(?:waived|dispensed with|suspended|lifted|relaxed|not enforced|"
+        r"turned off|disabled|skipped)",
+        r"(?:has|have|had) (?:already )?(?:okayed|ok'?d|approved|authori[sz]ed|cleared|"
+        r"sanctioned|green-?lit|signed off on|blessed)",
+        r"(?:consider|treat|regard|deem|assume)(?: \S+){0,4}? (?:as )?(?:confirmed|approved|"
+        r"authori[sz]ed|cleared|accepted|okayed)",
         r"(?:as|on behalf of|pretending to be|posing as|impersonating) (?:the |a |an )?(?:user'?s? )?"
         r"(?:manager|boss|admin\w*|ceo|owner|support team|it department|security team|"
         r"supervisor|lawyer|bank)",
@@ -398,7 +589,32 @@ _AUTHORITY = re.compile(
         # "already confirmed by the venue" describes data; a sign-off claims permission.
         r"already (?:\S+ )?(?:approved|authori[sz]ed|cleared|okayed|ok'?d|signed)",
         r"(?:skip|skipping|bypass|omit|forgo|waive|dispense with)(?: \S+){0,2}? (?:confirm\w*|"
-        r"approvals?|reviews?|verification|prompts?|consent)",
+        r"approvals?|reviews?|verification|prompts?|consent|are-you-sure|double-check\w*)",
+        # Consent claimed in other words: given in advance, implied, not needed.
+        r"agreed (?:in advance|beforehand|ahead of time|already|up front|to (?:all|every|any))",
+        r"(?:has|have|had) (?:already )?agreed",
+        r"(?:has|have|had) been (?:\S+ )?(?:okayed|ok'?d|cleared|sanctioned|blessed|signed off|"
+        r"green-?lit|authori[sz]ed|approved|vetted|pre-?cleared)",
+        r"(?:do|does|did|will|shall) not (?:require|need) (?:\S+ )?(?:\S+ )?(?:confirm\w*|"
+        r"approvals?|consent|reviews?|sign-?off|permission)",
+        r"(?:requires?|needs?) no (?:\S+ )?(?:confirm\w*|approvals?|consent|reviews?|sign-?off|"
+        r"permission)",
+        r"assume (?:that )?(?:the |a |an )?(?:" + _WHO + r"|they|he|she)"
+        r" (?:\S+ )?(?:agrees?|approves?|consents?|accepts?|is fine|are fine|is ok|are ok|wants?)",
+        r"(?:confirmations?|approvals?|consent|permissions?|authori[sz]ations?|sign-?off|ok|"
+        r"okay|go-?ahead|say-?so|blessing)(?: \S+){0,3}? (?:is|are|was|were|has been|have been)"
+        r" (?:\S+ )?(?:implicit|implied|assumed|given|"
+        r"granted|obtained|collected|recorded|on file|in place|taken care of|handled|"
+        r"not (?:needed|required|necessary)|unnecessary)",
+        r"(?:implied|implicit|presumed|tacit|blanket|standing|advance|prior) (?:consent|approval|"
+        r"permission|authori[sz]ation|sign-?off)",
+        r"green-?l(?:it|ight(?:ed)?)",
+        r"go-?ahead",
+        r"no (?:need|requirement|reason) (?:\S+ )?to (?:ask|check with|confirm|consult|prompt|"
+        r"wait for|get approval|seek|double-check|verify with)",
+        r"(?:don't|do not|never|no need to) (?:bother|need to|have to) (?:ask|check with|"
+        r"confirm|consult|verify with|wait for)",
+        r"(?:don't|do not) bother",
     )
 )
 _OVERRIDE = re.compile(
@@ -434,7 +650,7 @@ _CAPABILITY = re.compile(
         r"overwrite[sd]?",
         r"upload(?:s|ed)?",
         r"publish(?:es|ed)?",
-        r"forward(?:s|ed)?",
+        r"(?<!fast-)(?<!fast )forward(?:s|ed)?(?! slash)",
         r"transfer(?:s|red)?",
         r"internet",
         r"network",
@@ -586,6 +802,24 @@ _FOREIGN = frozenset(
             "innan",
         ],
         *["się", "nie", "że", "przed", "jest", "oraz", "và", "của", "các", "trước", "khi", "không"],
+        # Italian, Swahili, Romanian, Hungarian, Finnish, Croatian, Slovak function words
+        *["tutti", "tutte", "sempre", "mai", "senza", "dopo", "l'utente", "all'utente"],
+        *["toutes", "tous", "tout", "sans", "au", "aux", "l'utilisateur", "ne", "jamais"],
+        *["toujours", "puis", "aussi", "sin", "todas", "todos", "también", "siempre", "nunca"],
+        *["alle", "ohne", "auch", "immer", "nie", "zonder", "ook", "altijd", "nooit"],
+        *["juga", "dalam", "selalu", "lalu", "kemudian", "agar", "supaya"],
+        *["na", "ya", "wa", "za", "kwa", "ni", "zote", "wote", "bila", "kabla", "mtumiaji"],
+        *["și", "să", "nu", "pe", "cu", "toate", "utilizatorul", "înainte", "fără"],
+        *["az", "egy", "és", "nem", "hogy", "meg", "minden", "előtt", "nélkül"],
+        *["ja", "ei", "älä", "kaikki", "ennen", "ilman", "käyttäjältä", "käyttäjälle"],
+        *["ili", "bez", "prije", "sve", "svi", "korisnika", "pred", "všetky"],
+        # Tagalog, Portuguese and Czech function words
+        *["ang", "ng", "mga", "huwag", "nang", "kung", "lahat", "hindi", "ay", "bago", "sa"],
+        *["ao", "aos", "você", "pelo", "pela", "também", "nao", "se", "jako", "nebo", "než"],
+        # "the user", the word instructions address, in languages written in Latin script
+        *["usuário", "usuario", "utilisateur", "utente", "benutzer", "nutzer", "gebruiker"],
+        *["użytkownika", "użytkownik", "uživatele", "uživatel", "kullanıcı", "kullanıcıya"],
+        *["người", "användaren", "brugeren", "brukeren", "käyttäjä", "felhasználó"],
         "der",
         "die",
         "das",
@@ -673,12 +907,153 @@ _LATIN_SCRIPTS = frozenset({"LATIN", "DIGIT", "COMMON"})
 
 
 def _stems(word: str) -> set[str]:
-    """``runs`` and ``run`` are one word for "was it already there"."""
-    return {word, word + "s", word + "es", word[:-1], word[:-2]} - {""}
+    """``runs``, ``run`` and ``closing``/``close`` are one word for "was it already there"."""
+    forms = {word, word + "s", word + "es", word[:-1], word[:-2], word + "ing", word + "d"}
+    if word.endswith("e"):
+        forms.add(word[:-1] + "ing")
+    if word.endswith("ing"):
+        forms.update({word[:-3], word[:-3] + "e"})
+    return forms - {""}
 
 
 def _hits(pattern: re.Pattern[str], text: str) -> list[str]:
     return [m.group(0).strip() for m in pattern.finditer(text)]
+
+
+_ACTED = re.compile(_ACTION.pattern + r"|e-?mails?|mails?|emailed|sent|messages?")
+"""An old text that already said the tool acts: a rewrite may name the act another way."""
+_CONSENTED = re.compile(
+    r"\s+(?:has |have |had )?(?:confirm|approv|review|accept|agree|consent|sign|okay)"
+)
+
+
+_SAME_ACT = (
+    frozenset(["run", "runs", "ran", "running", "execute", "executes", "executed", "exec"]),
+    frozenset(["delete", "deletes", "deleted", "remove", "removes", "removed", "erase"]),
+    frozenset(["send", "sends", "sent", "email", "emails", "emailed", "mail", "mails"]),
+    frozenset(["post", "posts", "posted", "publish", "publishes", "published"]),
+)
+"""Verbs that name one act: "Run the tests" retold as "Executes the tests" adds no power."""
+
+
+def _same_act(word: str, d: Delta) -> bool:
+    return any(word in group and group & d.old_keys for group in _SAME_ACT)
+
+
+_CONSENT_WORD = re.compile(
+    r"\b(?:confirm\w*|approv\w*|consent\w*|review\w*|permission\w*|authori[sz]\w*|sign-?off|"
+    r"signed off|ok|okay\w*|go-?ahead|check(?:ing|s)? (?:with|back)|trust(?:s|ed|ing)?|"
+    r"verification|double-check\w*|(?:a|the|their|his|her|\S+'s) yes)\b"
+)
+_DISMISSED = re.compile(
+    r"\b(?:already|not (?:necessary|needed|required)|no (?:need|longer)|without|unnecessary|"
+    r"needless|implied|implicit|assumed|waived|"
+    r"blanket|standing|auto-\w+|automatic(?:ally)?|by default|count(?:s|ed)? as|considered|"
+    r"deemed|upstream|beforehand|in advance|happened|covered|taken care of|on its own|"
+    r"on file|pre-\w+|was|were|has been|have been|had been|recorded|logged|stored|captured|"
+    r"collected|obtained|afterwards|later|after the fact|retroactively)\b"
+)
+_GATED = re.compile(
+    r"\b(?:only (?:after|once|when|if)|until|unless|before|must|needs? to|ask|asks|requires?|"
+    r"wait(?:s)? for|cannot|can't|do not|don't|never \w+ (?:before|without))\b"
+)
+_BY_OTHER = re.compile(
+    r"\b(?:already )?(?:confirm|approv|review)\w* by (?:the |a |an )?(?!" + _WHO + r")"
+    r"|\b(?:that|which|whether|if|when|who) (?:\S+ ){0,3}?(?:was|were|has been|have been|"
+    r"had been)\b"
+)
+
+
+def _waived_consent(sentences: list[str], added: set[str]) -> list[str]:
+    """A new sentence that talks of confirmation, review or trust and waves it away ("the
+    review has already happened", "drafts count as reviewed", "a blanket OK"), unless it
+    is a gate ("only after the user has reviewed", "cannot ... without approval") or says
+    who confirmed some data ("already confirmed by the venue")."""
+    out: list[str] = []
+    for sentence in sentences:
+        words = {_key(w) for w in _TOKEN.findall(sentence)}
+        consent, waved = _CONSENT_WORD.search(sentence), _DISMISSED.search(sentence)
+        if not consent or not waved or not words & added:
+            continue
+        if _GATED.search(sentence) or _BY_OTHER.search(sentence):
+            continue
+        if _touches(consent.group(0), added) or _touches(waved.group(0), added):
+            out.append(f"{consent.group(0)} … {waved.group(0)}")
+    return out
+
+
+_GATE_BEFORE = re.compile(
+    r"\b(?:once|after|until|unless|if|when|only when|before|whether|that|which)"
+    r"(?:\s+\S+){0,3}\s*$"
+)
+_PAST_CLAIM = re.compile(r"^(?:has|have|had) ")
+_PERSON_ACT = re.compile(_WHO + r" ")
+
+
+def _claim_hits(text: str) -> list[str]:
+    """Authority claims, except "once the traveller has approved": that is the gate."""
+    out: list[str] = []
+    for m in _AUTHORITY.finditer(text):
+        hit = m.group(0)
+        past = _PAST_CLAIM.match(hit) or _PERSON_ACT.match(hit)
+        if past and _GATE_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
+            continue
+        out.append(hit.strip())
+    return out
+
+
+def _sequence_hits(text: str) -> list[str]:
+    """Sequencing, except acting after the user has confirmed: that is the consent gate."""
+    out: list[str] = []
+    for m in _SEQUENCE.finditer(text):
+        hit = m.group(0)
+        gate = hit.startswith("after") and hit.endswith("the user")
+        if gate and _CONSENTED.match(text, m.end()):
+            continue
+        start = text.rfind("\n", 0, m.start()) + 1
+        end = text.find("\n", m.end())
+        sentence = text[start : end if end >= 0 else len(text)]
+        if "user" not in hit and _GATE_SENTENCE.search(sentence) and _PERSON.search(sentence):
+            continue  # "before any write, get the user's go-ahead": the order is the gate
+        out.append(hit.strip())
+    return out
+
+
+_DETERMINER = frozenset(
+    # "field" is how a parameter's name is read (``send_at`` -> "field send at"): a label.
+    ["field", "value", "of", "for", "with", "by", "per", "from", "in", "on", "about", "without"]
+) | frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "its",
+        "their",
+        "each",
+        "every",
+        "any",
+        "no",
+        "one",
+        "this",
+        "that",
+        "your",
+        "his",
+        "her",
+        "our",
+        "which",
+        "whose",
+    ]
+)
+
+
+def _verb_hits(pattern: re.Pattern[str], text: str) -> list[str]:
+    """Action words used as verbs: "an approved refund" or "the archive" names a thing."""
+    out: list[str] = []
+    for m in pattern.finditer(text):
+        before = text[max(0, m.start() - 40) : m.start()].split()[-2:]
+        if not _DETERMINER & set(before):
+            out.append(m.group(0).strip())
+    return out
 
 
 def _touches(hit: str, added: set[str]) -> bool:
@@ -743,10 +1118,77 @@ def _language(added: list[str], names: frozenset[str] = frozenset()) -> list[str
         foreign = [w for w in letters if w in _FOREIGN]
         if len(foreign) >= 2 and len(foreign) > english:
             return foreign
-    marked = [w for w in letters if _marked(w) and w not in names]
-    if len(marked) >= 2 and len(marked) >= _MARKED_SHARE * len(letters):
+    marked = [w for w in letters if _marked(w) and w not in names and w not in _LOANWORDS]
+    english = sum(w in _ENGLISH for w in letters)
+    # English prose with loanwords keeps its function words; a Polish or Vietnamese
+    # sentence has fewer of them than words with marks.
+    if len(marked) >= 2 and len(marked) >= _MARKED_SHARE * len(letters) and english < len(marked):
         return marked
+    # Function words and marked words together: a short Turkish or Czech sentence may have
+    # too few of either alone.
+    evidence = list(dict.fromkeys([*foreign_words(letters), *marked]))
+    if len(evidence) >= 2 and len(evidence) >= _EVIDENCE_SHARE * len(letters) > english:
+        return evidence
     return []
+
+
+_EVIDENCE_SHARE = 0.25
+
+
+def foreign_words(letters: list[str]) -> list[str]:
+    return [w for w in letters if w in _FOREIGN]
+
+
+_LOANWORDS = frozenset(
+    [
+        "café",
+        "cafés",
+        "résumé",
+        "résumés",
+        "naïve",
+        "naïvely",
+        "déjà",
+        "fiancé",
+        "fiancée",
+        "façade",
+        "cliché",
+        "entrée",
+        "protégé",
+        "rôle",
+        "über",
+        "jalapeño",
+        "piñata",
+        "señor",
+        "crème",
+        "brûlée",
+        "soufflé",
+        "décor",
+        "touché",
+        "exposé",
+        "à",
+        "vis-à-vis",
+        "coöperate",
+        "coördinate",
+        "doppelgänger",
+        "smörgåsbord",
+        "tête-à-tête",
+        "belle-époque",
+        "père",
+        "mère",
+        "attaché",
+        "détente",
+        "émigré",
+        "habitué",
+        "née",
+        "pâté",
+        "purée",
+        "saké",
+        "sauté",
+        "flambé",
+        "frappé",
+    ]
+)
+"""Accented words English writes as its own: one or two in a sentence are not a language."""
 
 
 def known_locator(locator: str, known: frozenset[str]) -> bool:
@@ -790,13 +1232,23 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
         ("harvest", _HARVEST),
         ("capability", _ACTION),
     ):
-        if kind == "capability":  # a scope word counts only when the old text lacked it
-            fresh = {w for w in added if not _stems(w) & d.old_keys}
-            found = [h for h in _hits(pattern, text) if _touches(h, fresh)]
+        if kind in ("capability", "harvest"):  # a scope word counts if the old text lacked it
+            fresh = {w for w in added if not _stems(w) & d.old_keys and not _same_act(w, d)}
+            if pattern is _ACTION and d.rewrite and any(map(_ACTED.fullmatch, d.old_keys)):
+                continue  # "E-mails a statement" retold as "Sends a statement by e-mail"
+            hits = _verb_hits(pattern, text) if pattern is _ACTION else _hits(pattern, text)
+            found = [h for h in hits if _touches(h, fresh)]
+        elif pattern is _SEQUENCE:
+            found = [h for h in _sequence_hits(live) if _touches(h, added)]
+        elif pattern is _AUTHORITY:
+            found = [h for h in _claim_hits(live) if _touches(h, added)]
         else:
             found = [h for h in _hits(pattern, live) if _touches(h, added)]
         if found:
             out.append(Signal(kind, tuple(dict.fromkeys(found))))
+    waived = _waived_consent(d.context, added)
+    if waived:
+        out.append(Signal("authority", tuple(waived)))
     always = [m.group(0) for m in _ALWAYS.finditer(text) if _touches(m.group(0), added)]
     if always:
         out.append(Signal("directive", tuple(always)))
@@ -824,5 +1276,5 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
     return out
 
 
-def text_signals(old: str, new: str) -> list[Signal]:
-    return signals(delta(old, new))
+def text_signals(old: str, new: str, known_hosts: frozenset[str] = frozenset()) -> list[Signal]:
+    return signals(delta(old, new), known_hosts)
