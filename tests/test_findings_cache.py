@@ -210,7 +210,7 @@ _RUN = (
     "from mcplock_tui.cli.main import main\n"
     "code = main(sys.argv[1:])\n"
     "print('SCANNED', 'mcplock_tui.core.detectors.scan' in sys.modules, file=sys.stderr)\n"
-    "print('GRADED', 'mcplock_tui.core.severity' in sys.modules, file=sys.stderr)\n"
+    "print('GRADED', 'mcplock_tui.core.grading.severity' in sys.modules, file=sys.stderr)\n"
     "sys.exit(code)\n"
 )
 
