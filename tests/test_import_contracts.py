@@ -97,6 +97,14 @@ REPORT_MODEL = (
     "mcplock_tui.core.exitcodes",
     "mcplock_tui.core.diff",
 )
+SHELLS = (
+    "mcplock_tui.cli",
+    "mcplock_tui.tui",
+    "mcplock_tui.explain",
+    "mcplock_tui.guard",
+    "mcplock_tui.pinning",
+    "mcplock_tui.decisions",
+)
 GRADING = (
     "mcplock_tui.core.grading",
     "mcplock_tui.core.detectors",
@@ -154,6 +162,11 @@ CONTRACTS: dict[str, Callable[[Import], bool]] = {
     # nothing that grades), so the report model must stay free of it.
     "the report model does not import grading, detectors or lint": lambda i: (
         _in(i.module, *REPORT_MODEL) and _in(i.target, *GRADING) and i.top_level
+    ),
+    # One entry to grading: every shell gets the same report for the same input.
+    "the shells reach grading only through core.analysis": lambda i: (
+        _in(i.module, *SHELLS)
+        and _in(i.target, "mcplock_tui.core.grading", "mcplock_tui.core.detectors")
     ),
     "explain is imported only lazily outside explain/": lambda i: (
         _in(i.target, "mcplock_tui.explain")

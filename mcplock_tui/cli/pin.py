@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from rich.console import Console
@@ -34,16 +35,16 @@ from mcplock_tui.cli.render import (
     safe,
 )
 from mcplock_tui.config import is_personal_config
-from mcplock_tui.core.analysis import analyze, foreign_for, pinned_launch
+from mcplock_tui.core.analysis import foreign_for, pinned_launch, surface_findings
 from mcplock_tui.core.exitcodes import ExitCode
-from mcplock_tui.core.grading.grade import GradeContext, scan_surface
 from mcplock_tui.core.lockfile import Lockfile
-from mcplock_tui.core.model import CaptureResult, Surface
-from mcplock_tui.core.scan_memo import ScanMemo
-from mcplock_tui.decisions import pin_new, replace_pins
+from mcplock_tui.core.model import CaptureResult, Finding, Surface
+from mcplock_tui.core.report import Report
+from mcplock_tui.decisions import replace_pins
 from mcplock_tui.errors import ConfigError, LockfileError, PinHashError
 from mcplock_tui.findings_cache import load as load_memo
 from mcplock_tui.findings_cache import save as save_memo
+from mcplock_tui.pinning import plan_pin, write_plan
 from mcplock_tui.storage import loads, read_bytes_nofollow, read_lockfile
 
 
@@ -120,13 +121,7 @@ def _failed(err: Console, name: str, result: CaptureResult, pinned: bool) -> Non
 
 
 def _print_new(
-    out: Console,
-    ws: Workspace,
-    lock: Lockfile,
-    name: str,
-    result: CaptureResult,
-    foreign: dict[str, dict[str, str]],
-    memo: ScanMemo | None = None,
+    out: Console, ws: Workspace, name: str, result: CaptureResult, findings: Sequence[Finding]
 ) -> None:
     s = result.surface
     assert s is not None
@@ -145,36 +140,18 @@ def _print_new(
     spec = next((sp for sp in ws.specs if sp.name == name), None)
     for where in spec.redacted_fields() if spec is not None else ():  # the field, never the value
         out.print(Text.assemble("    warning: ", safe(name), f": {where} {REDACTION_HINT}"))
-    ctx = GradeContext(
-        server=name,
-        foreign_tools=foreign.get(name, {}),
-        policy=ws.policy,
-        own_tools=frozenset(s.tools),
-        memo=memo,
-    )
-    kept, _ = ws.policy.filter(scan_surface(name, s, ctx))
-    for f in kept:
+    for f in findings:
         out.print(known_finding_line(f, "  (pinned as is: read it before you commit)"))
 
 
-def _report_drift(
-    out: Console,
-    ws: Workspace,
-    lock: Lockfile,
-    captures: dict[str, CaptureResult],
-    memo: ScanMemo | None = None,
-) -> int:
-    """Pinned servers that drifted: listed, left alone; the count of drifted servers."""
-    pinned = {n: r for n, r in captures.items() if n in lock.servers and r.surface is not None}
-    report = analyze(lock, pinned, configured=list(pinned), policy=ws.policy, memo=memo)
-    drifted = 0
+def _report_drift(out: Console, report: Report) -> None:
+    """Pinned servers: unchanged, or drifted and left alone (each change listed)."""
     for server in report.servers:
         if not server.changes:
             out.print(
                 Text.assemble(("✓ ", "green"), safe(server.name, "bold"), "  pinned and unchanged")
             )
             continue
-        drifted += 1
         out.print(
             Text.assemble(
                 ("✗ ", "red"),
@@ -201,7 +178,6 @@ def _report_drift(
                 "` to see and accept each change",
             )
         )
-    return drifted
 
 
 def run_replace(args: argparse.Namespace) -> int:
@@ -226,7 +202,8 @@ def run_replace(args: argparse.Namespace) -> int:
         result = captures[name]
         assert result.surface is not None
         fresh[name] = result.surface
-        _print_new(out, ws, lock, name, result, foreign)
+        found = surface_findings(name, result.surface, foreign.get(name, {}), policy=ws.policy)
+        _print_new(out, ws, name, result, found)
         for key, item in sorted(result.surface.tools.items()):
             description = item.get("description") if isinstance(item, dict) else None
             text = description if isinstance(description, str) else ""
@@ -261,30 +238,27 @@ def run(args: argparse.Namespace) -> int:
         captures = capture_sync(
             ws.specs, timeout=ws.timeout, log_dir=ws.log_dir, on_result=progress.finished
         )
-    foreign = foreign_for(lock, captures)
-    failed = 0
-    fresh: dict[str, Surface] = {}
     memo = load_memo()  # what is pinned here is scanned once; the next check reads it
-    for spec in ws.specs:
-        result = captures[spec.name]
-        if result.surface is None:
-            failed += 1
-            _failed(err, spec.name, result, spec.name in lock.servers)
-        elif spec.name not in lock.servers:
-            fresh[spec.name] = result.surface
-            _print_new(out, ws, lock, spec.name, result, foreign, memo)
-    drifted = _report_drift(out, ws, lock, captures, memo)
-    save_memo(memo)
     prune = sorted(set(lock.servers) - set(ws.all_names)) if args.prune and not args.server else []
-    for name in prune:
+    order = [s.name for s in ws.specs]
+    plan = plan_pin(lock, captures, order, policy=ws.policy, prune=prune, memo=memo)
+    save_memo(memo)
+    for name in order:
+        if name in plan.failed:
+            _failed(err, name, plan.failed[name], name in lock.servers)
+        elif name in plan.fresh:
+            _print_new(out, ws, name, captures[name], plan.findings[name])
+    if plan.drift is not None:
+        _report_drift(out, plan.drift)
+    for name in plan.prune:
         out.print(
             Text.assemble(
                 "- ", safe(name, "bold"), "  removed from the lockfile (no longer configured)"
             )
         )
-    outcome = pin_new(ws.lock_path, fresh, prune=prune)
+    outcome = write_plan(ws.lock_path, plan)
     changed = bool(outcome.records)
     out.print(Text(f"{'wrote' if changed else 'unchanged'} {ws.lock_path}", style="dim"))
-    if failed:
+    if plan.failed:
         return ExitCode.CANNOT_CHECK
-    return ExitCode.DRIFT if drifted else ExitCode.OK
+    return ExitCode.DRIFT if plan.drifted else ExitCode.OK

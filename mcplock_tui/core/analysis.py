@@ -120,6 +120,26 @@ def report_for(
     return replace(report, warnings=warnings, stderr_log=result.stderr_log, new_hosts=hosts)
 
 
+def surface_findings(
+    name: str,
+    surface: Surface,
+    foreign: Mapping[str, str],
+    *,
+    policy: Policy,
+    memo: ScanMemo | None = None,
+) -> list[Finding]:
+    """Findings in a whole surface as it is (what a first pin pins), after policy."""
+    ctx = GradeContext(
+        server=name,
+        foreign_tools=foreign,
+        policy=policy,
+        own_tools=frozenset(surface.tools),
+        memo=memo,
+    )
+    kept, _ = policy.filter(scan_surface(name, surface, ctx))
+    return list(kept)
+
+
 def pinned_launch(pin: ServerPin) -> str | None:
     value = pin.surface.server.get("launch")
     return value if isinstance(value, str) else None
