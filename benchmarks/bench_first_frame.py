@@ -2,8 +2,8 @@
 
 The bundled demo project is prepared once (``demo --keep DIR --check``: servers pinned,
 then drifted). Each round runs ``mcplock-tui`` on that project in a detached tmux session of
-the given size and polls the pane every few milliseconds until the app's footer is drawn;
-the figure is wall time from spawning the process. The servers connect after the first
+the given size and polls the pane every few milliseconds; the figures are wall time from spawning the process, to the first frame (the summary line) and to the footer, which
+Textual fills in on a later refresh. The servers connect after the first
 frame, in the background, so what is measured is interpreter start, imports and the first
 layout. A bare ``python -c "import textual.app"`` run is timed for the floor.
 
@@ -14,6 +14,7 @@ Needs tmux.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import shlex
 import shutil
@@ -25,8 +26,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+_ROUND = itertools.count()
+FIRST = "mcplock.lock"
+"""The summary line's lockfile name: on screen with the first frame."""
 FOOTER = "Accept"
-"""A footer key label: on screen once the first full frame is drawn."""
+"""A footer key label: the footer fills in on a later refresh."""
 
 
 def _pane(session: str) -> str:
@@ -51,10 +55,13 @@ def prepare(folder: Path) -> Path:
     return configs[0].parent
 
 
-def first_frame(project: Path, size: tuple[int, int], timeout: float = 20.0) -> float:
-    """Seconds from spawning the app on ``project`` until its footer is on screen."""
-    session = f"mcplock-bench-{os.getpid()}"
-    app = shlex.join([sys.executable, "-m", "mcplock_tui"])
+def first_frame(
+    project: Path, size: tuple[int, int], argv: list[str] | None = None, timeout: float = 20.0
+) -> tuple[float, float]:
+    """Seconds from spawning the app on ``project`` until its first frame, and its footer,
+    are on screen."""
+    session = f"mcplock-bench-{os.getpid()}-{next(_ROUND)}"  # a killed session's name lingers
+    app = shlex.join(argv or [sys.executable, "-m", "mcplock_tui"])
     command = f"cd {shlex.quote(str(project))} && exec {app}"
     width, height, env = str(size[0]), str(size[1]), f"PYTHONPATH={ROOT}"
     start = time.perf_counter()
@@ -62,14 +69,35 @@ def first_frame(project: Path, size: tuple[int, int], timeout: float = 20.0) -> 
         ["tmux", "new-session", "-d", "-s", session, "-x", width, "-y", height, "-e", env, command],
         check=True,
     )
+    first = None
     try:
         while time.perf_counter() - start < timeout:
-            if FOOTER in _pane(session):
-                return time.perf_counter() - start
+            screen = _pane(session)
+            if first is None and FIRST in screen:
+                first = time.perf_counter() - start
+            if first is not None and FOOTER in screen:
+                return first, time.perf_counter() - start
             time.sleep(0.005)
         raise SystemExit(f"no frame within {timeout} s:\n{_pane(session)}")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+
+
+HELLO = """
+from textual.app import App
+from textual.binding import Binding
+from textual.widgets import Footer, Static
+
+class Hello(App):
+    BINDINGS = [Binding("a", "quit", "Accept")]
+
+    def compose(self):
+        yield Static("mcplock.lock")
+        yield Footer()
+
+Hello().run()
+"""
+"""The smallest Textual app that draws what the probe looks for: Textual's own floor."""
 
 
 def floor() -> float:
@@ -88,11 +116,22 @@ def report(project: Path, sizes: list[tuple[int, int]], rounds: int) -> None:
     print(f"load average: {os.getloadavg()[0]:.2f}")
     bare = statistics.median(floor() for _ in range(rounds))
     print(f"floor (python -c 'import textual.app'): median {bare:.3f} s")
+    script = project / "hello_textual.py"  # tmux takes one line: the script goes in a file
+    script.write_text(HELLO, encoding="utf-8")
+    argv = [sys.executable, str(script)]
+    hello = [first_frame(project, sizes[0], argv) for _ in range(rounds)]
+    print(
+        f"a bare Textual app with a footer: first frame median "
+        f"{statistics.median(h[0] for h in hello):.3f} s, footer "
+        f"{statistics.median(h[1] for h in hello):.3f} s"
+    )
     for size in sizes:
-        times = [first_frame(project, size) for _ in range(rounds)]
+        pairs = [first_frame(project, size) for _ in range(rounds)]
+        firsts, footers = [p[0] for p in pairs], [p[1] for p in pairs]
         print(
-            f"first frame at {size[0]}x{size[1]}: median {statistics.median(times):.3f} s, "
-            f"max {max(times):.3f} s over {rounds} rounds"
+            f"{size[0]}x{size[1]}: first frame median {statistics.median(firsts):.3f} s "
+            f"(max {max(firsts):.3f}), footer median {statistics.median(footers):.3f} s "
+            f"(max {max(footers):.3f}), over {rounds} rounds"
         )
 
 
