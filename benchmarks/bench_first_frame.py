@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+"""The source tree whose app is timed (``--tree`` for another checkout, e.g. a ``git archive``)."""
 _ROUND = itertools.count()
 FIRST = "mcplock.lock"
 """The summary line's lockfile name: on screen with the first frame."""
@@ -139,14 +140,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--size", type=_size, action="append", default=None)
+    parser.add_argument("--tree", type=Path, default=None, help="time this source tree's app")
     args = parser.parse_args()
+    if args.tree is not None:
+        global ROOT
+        ROOT = args.tree.resolve()
     if shutil.which("tmux") is None:
         raise SystemExit("this benchmark needs tmux")
     sizes = args.size or [(80, 24), (120, 40)]
+    # A session that outlives the rounds: the tmux server quits with its last session, and a
+    # round started while it quits fails.
+    keeper = f"mcplock-bench-keeper-{os.getpid()}"
+    subprocess.run(["tmux", "new-session", "-d", "-s", keeper, "sleep 3600"], check=True)
+    try:
+        measure(sizes, args.rounds)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", keeper], check=False)
+
+
+def measure(sizes: list[tuple[int, int]], rounds: int) -> None:
     with tempfile.TemporaryDirectory(prefix="mcplock-frame-") as tmp:
         project = prepare(Path(tmp))
         first_frame(project, sizes[0])  # warm the file cache once; not counted
-        report(project, sizes, args.rounds)
+        report(project, sizes, rounds)
 
 
 if __name__ == "__main__":
