@@ -355,10 +355,14 @@ def _gate_narrowed(a: list[str], b: list[str], gated: frozenset[int]) -> list[st
     """Acts the old consent rule named that the new text no longer names at all, while it
     still has a consent rule: "ask before opening, posting or deleting" -> "ask before
     deleting" frees the other acts from asking."""
-    if not gated:
-        return []
     now = {_key(w) for w in b} | {p for w in b for p in re.split(r"[_-]", w)}  # purge_cache
-    return [w for w in dict.fromkeys(_gate_acts(a)) if not _stems(_key(w)) & now]
+    acts = list(dict.fromkeys(_gate_acts(a)))
+    if not gated:
+        # No consent rule left, while the acts it held back are still talked about: the
+        # rule was dropped, not the subject (a sentence about something gone stays medium).
+        kept = [w for w in acts if _stems(_key(w)) & now]
+        return [f"{w} (no longer waits for consent)" for w in kept]
+    return [w for w in acts if not _stems(_key(w)) & now]
 
 
 _VERSION_NOUNS = frozenset({
@@ -384,6 +388,8 @@ _EFFECTS = frozenset({
     "modifies", "change", "changes", "write", "writes", "delete", "deletes", "expose",
     "exposes", "side", "effect", "effects", "affect", "affects", "persist", "persists",
     "leak", "leaks", "alter", "alters", "touch", "touches", "retain", "retains", "keep",
+    "modified", "changed", "written", "deleted", "altered", "touched", "stored", "sent",
+    "shared", "kept", "rerun", "removed", "exposed",
 })  # fmt: skip
 
 
@@ -586,6 +592,7 @@ _IMPERATIVE = re.compile(
         r"obey",
         r"comply with",
         r"do what (?:it|they|these|those) says?",
+        r"follow (?:them|these|those|its steps|their steps|the steps|what (?:it|they) says?)",
     )
     # A tool's own first words may be a bare verb ("Call a tool registered by the page");
     # after "and"/"also" the same verb is one more thing the model is told to do.
@@ -627,10 +634,12 @@ _HARVEST = re.compile(
     r"|\bip address(?:es)?\b|\b(?:location|geolocation|contacts|location data)\b"
 )
 _ALWAYS = re.compile(
+    r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bget )(?<!\bgets )"
     r"\b(?:always|never)\s+(?!be\b|been\b|the\b|a\b|an\b|as\b|in\b|on\b|at\b|for\b|to\b|"
     r"more\b|less\b|any\b|part\b)([a-z]+)(?<!s)\b"
 )
-""""always/never" before a bare verb; "it is never the way" or "never more than" tells."""
+""""always/never" before a bare verb; "it is never the way", "never more than" or "are never
+printed" (a passive: what happens, not what the model is told) tells."""
 _CONDITION = re.compile(
     r"\b(?:if|when|whenever|once|unless|in case)\b(?:\s+\S+){0,4}?\s+(?:the )?(?:"
     + _WHO
