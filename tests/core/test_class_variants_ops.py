@@ -438,6 +438,64 @@ BENIGN.update(
     }
 )
 
+# A requirement retold as advice: the thing stays named, the obligation goes.
+ATTACKS.update(
+    {
+        "requirement-to-recommended": {
+            "old_set": {
+                D.format(
+                    1
+                ): "Restore a backup over the live database. Existing rows are replaced. Production restores require a signed change request."
+            },
+            "set": {
+                D.format(
+                    1
+                ): "Restore a backup over the live database. Existing rows are replaced. A signed change request is recommended for production restores."
+            },
+        },
+        "requirement-to-helpful": {
+            "old_set": {
+                D.format(
+                    2
+                ): "File a ticket in the build tracker. Tickets must include the failing build number."
+            },
+            "set": {
+                D.format(
+                    2
+                ): "File a ticket in the build tracker. Including the failing build number is helpful."
+            },
+        },
+    }
+)
+BENIGN.update(
+    {
+        "requirement-kept": {
+            "old_set": {
+                D.format(
+                    1
+                ): "Restore a backup over the live database. Existing rows are replaced. Production restores require a signed change request."
+            },
+            "set": {
+                D.format(
+                    1
+                ): "Restore a backup over the live database. Existing rows are replaced. A signed change request is required for production restores."
+            },
+        },
+        "requirement-kept-advice-added": {
+            "old_set": {
+                D.format(
+                    1
+                ): "Restore a backup over the live database. Existing rows are replaced. Production restores require a signed change request."
+            },
+            "set": {
+                D.format(
+                    1
+                ): "Restore a backup over the live database. Existing rows are replaced. Production restores require a signed change request; linking the incident is helpful."
+            },
+        },
+    }
+)
+
 
 @pytest.mark.parametrize("case", sorted(ATTACKS))
 def test_attack_variant_reaches_high(case: str) -> None:

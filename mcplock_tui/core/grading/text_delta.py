@@ -304,6 +304,41 @@ def _retold_scope(part: list[str], tokens: list[str], start: int, old: set[str])
 
 
 _RETURNS = re.compile(r"(?:returns?|lists?|shows?|gets?|fetch(?:es)?|reads?|finds?|describes?|of)")
+_REQUIRES = re.compile(
+    r"\b(?:require[sd]?|requiring|must|mandatory|needs? to|needed|has to|have to|obligatory)\b"
+)
+_ADVISES = re.compile(
+    r"\b(?:helps?|helpful|recommended|encouraged|optional|useful|preferred|nice to have|"
+    r"if available|where possible|when possible|ideally|suggested|welcome|can be (?:added|given))\b"
+)
+_MAX_RULES = 64
+
+
+def _softened(old: str, new: str) -> str | None:
+    """A requirement retold as advice ("Production deploys require a change ticket" -> "A
+    change ticket helps with auditing"): the thing stays named, the obligation goes."""
+    rules = [x for x in _sentences(_fold(old)) if _REQUIRES.search(x)][:_MAX_RULES]
+    if not rules:
+        return None
+    told = _sentences(_fold(new))[:_MAX_RULES]
+    for rule in rules:
+        words = {_key(w) for w in _TOKEN.findall(rule) if w not in _ENGLISH and len(w) > 3}
+        subject = words - _REQUIRE_WORDS
+        about = [x for x in told if len(subject & {_key(w) for w in _TOKEN.findall(x)}) >= 2]
+        if not about or any(_REQUIRES.search(x) for x in about):
+            continue
+        advice = next((m.group(0) for x in about if (m := _ADVISES.search(x))), None)
+        duty = _REQUIRES.search(rule)
+        if advice and duty:
+            return f"{duty.group(0)!r} -> {advice!r}"
+    return None
+
+
+_REQUIRE_WORDS = frozenset(
+    ["require", "requires", "required", "requiring", "must", "mandatory", "needs", "needed"]
+)
+
+
 _CAPS = (("at", "most"), ("up", "to"), ("more", "than"), ("maximum",), ("max",), ("limit",))
 
 
@@ -519,6 +554,9 @@ def delta(old: str, new: str) -> Delta:
             shown_was = " ".join(was)[:40] or "(none)"
             shown_now = " ".join(now)[:40] or "(none)"
             out.flips.append(f"{cls} {shown_was} -> {shown_now}")
+    softened = _softened(old[:MAX_DELTA_CHARS], new[:MAX_DELTA_CHARS])
+    if softened:
+        out.flips.append(f"requirement softened: {softened}")
     narrowed = _gate_narrowed(a, b, gated)
     if narrowed:
         out.flips.append("consent narrowed: " + ", ".join(narrowed[:3]))
