@@ -140,7 +140,8 @@ _DESTROYS = re.compile(
     r"purge[sd]?|destroy(?:s|ing)?|cancel(?:s|led|ling)?|kill(?:s|ing)?|wipe[sd]?|permanent(?:ly)?|"
     r"irreversibl[ey]|cannot be undone|truncate[sd]?|rotate[sd]?|rotating|revoke[sd]?|revoking|"
     r"invalidate[sd]?|invalidating|stops? working|no longer works?|replace[sd]? (?:the )?(?:live|"
-    r"existing|current))\b"
+    r"existing|current)|(?:are|is|be|get|gets) (?:\S+ )?(?:replaced|overwritten|lost|discarded|"
+    r"wiped)|over the (?:live|existing|current))\b"
 )
 """Words by which a tool says it destroys: a rotated or revoked secret stops working."""
 _OUTWARD = re.compile(
@@ -314,6 +315,8 @@ def _reads(item: Mapping[str, JSON] | None) -> list[str]:
 _EXECUTES_OR_DUMPS = re.compile(
     r"\b(?:is|are|gets?|being|be) (?:\S+ )?(?:executed|run|evaluated|applied|committed)\b"
     r"|\bexecut(?:es|ed|ing)\b|\bevaluat(?:es|ed|ing)\b"
+    r"|\b(?:script|code|commands?|statements?|query|sql|expressions?|input|program) (?:\S+ )?"
+    r"(?:runs|gets run|executes)\b"
     r"|\b(?:environment|env) (?:variables?|vars?)\b|\bsecret values?\b|\bcredentials?\b"
     r"|\bprivate keys?\b"
 )

@@ -30,6 +30,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -299,6 +300,12 @@ def _retold_scope(part: list[str], tokens: list[str], start: int, old: set[str])
             and ({_SYNONYMS.get(_key(t), _key(t)) for t in old} & {"not"})
         ):
             continue
+        if (
+            cls == "modal"
+            and _CLASSES.get(_key(nxt)) == "negation"
+            and {_key(t) for t in tokens[i + 2 : i + 5]} & _EFFECTS
+        ):
+            continue  # "It will not alter anything": a denial of an effect, not a new modal
         out.append(w)
     return out
 
@@ -693,9 +700,10 @@ _SEQUENCE = re.compile(
     r"|\bfrom now on\b|\b(?:every|each) time\b|\bfirst(?:,| call| use| run| read| ask| send| invoke| fetch| open| load)\b"
     r"|\bthen (?:call|send|use|run|invoke|forward|post|upload|tell|ask)\b"
     # A destructive follow-up chained on: "then prune the branches", "afterwards remove".
-    r"|\b(?:then|afterwards|after that|once done|when done)(?: \S+){0,2}? (?:delete|remove|prune|"
-    r"drop|purge|wipe|scale|shut|stop|kill|close|archive|revoke|cancel|truncate|reset|restore|"
-    r"replace|overwrite|tidy|clean)\b"
+    r"|\b(?:then|afterwards|after that|once done|when done|follow(?:ed)? up (?:by|with)|"
+    r"finish(?:es)? (?:by|with)|wrap(?:s)? up (?:by|with)|end(?:s)? by),?(?: \S+){0,2}? "
+    r"(?:delet|remov|prun|drop|purg|wip|scal|shut|stop|kill|clos|archiv|revok|cancel|truncat|"
+    r"reset|restor|replac|overwrit|tid|clean)\w*"
 )
 _TOOL_CALL = re.compile(
     r"\b(?:call|calls|calling|invoke|invoking|use|using|with|via|run|running) (?:the )?"
@@ -703,7 +711,8 @@ _TOOL_CALL = re.compile(
 )
 _FOLLOW_UP = re.compile(
     r"\b(?:after|once|then|afterwards|next|followed by|as soon as|when (?:done|finished)|"
-    r"tidy up|clean up|straight after|right after)\b"
+    r"tidy up|clean up|straight after|right after|finish(?:es)? by|follow(?:ed)? up|wrap up|"
+    r"end by|subsequently)\b"
 )
 
 
@@ -791,6 +800,8 @@ _AUTHORITY = re.compile(
         r"(?:without|no|needs no|requires no) (?:human |manual |operator |user )?"
         r"(?:supervision|oversight|a human)",
         r"cleared (?:for|to)",
+        r"auto-?run\w*",
+        r"(?:run|runs|use|call) (?:it |them )?freely",
         r"hands-?off",
         # Text said to come from someone with authority: read as orders.
         r"(?:comes?|came|written|sent|issued|posted) (?:directly |straight )?(?:from|by) "
@@ -1442,6 +1453,11 @@ def known_locator(locator: str, known: frozenset[str]) -> bool:
     return hosts <= known
 
 
+_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2}[\w.-]{0,2}){4,}")
+_WORDY = re.compile(r"[A-Za-z]{3,}")
+"""Text spelled in percent escapes: "%73%65%6E%64" is "send"; a %20 in a link is not a run."""
+
+
 def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]:
     """What the added words can make a model do, each with the words that drove it.
 
@@ -1510,6 +1526,13 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
         for sentence in d.raw
         for run in decode_runs(sentence)
         if _touches(_fold(sentence[run.start : run.end]), added)
+    ]
+    encoded += [
+        f"percent-encoding: {plain[:40]}"
+        for sentence in d.raw
+        for m in _PERCENT_RUN.finditer(sentence[:MAX_DELTA_CHARS])
+        if _touches(_fold(m.group(0)), added)
+        and _WORDY.search(plain := urllib.parse.unquote(m.group(0), errors="replace"))
     ]
     if encoded:
         out.append(Signal("entity", tuple(encoded)))
