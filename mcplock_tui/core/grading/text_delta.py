@@ -393,18 +393,54 @@ def _gate_acts(tokens: list[str], positions: frozenset[int] | None = None) -> li
     ]
 
 
+def _root(word: str) -> str:
+    """``restoring``, ``restores`` and ``restore`` share ``restor``: one act however told."""
+    for suffix in ("ing", "es", "ed", "s", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+_REFERS_BACK = frozenset(["either", "both", "them", "these", "those", "each", "any"])
+
+
+def _gate_wide(tokens: list[str]) -> frozenset[int]:
+    """Consent sentences, and the sentence before one that refers back to it ("purge_cache
+    and restore_backup change state: ask the user before either")."""
+    gated = _gate_positions(tokens)
+    out = set(gated)
+    for i in gated:
+        if tokens[i] in _REFERS_BACK and (i == 0 or i - 1 in gated):
+            start = i
+            while start > 0 and start - 1 in gated:
+                start -= 1
+            j = start
+            while j > 0 and tokens[j - 1] in _SENTENCE_END:  # the previous sentence's end
+                j -= 1
+            while j > 0 and tokens[j - 1] not in _SENTENCE_END:
+                j -= 1
+            out.update(range(j, start))
+    return frozenset(out)
+
+
 def _gate_narrowed(a: list[str], b: list[str], gated: frozenset[int]) -> list[str]:
-    """Acts the old consent rule named that the new text no longer names at all, while it
-    still has a consent rule: "ask before opening, posting or deleting" -> "ask before
-    deleting" frees the other acts from asking."""
-    now = {_key(w) for w in b} | {p for w in b for p in re.split(r"[_-]", w)}  # purge_cache
-    acts = list(dict.fromkeys(_gate_acts(a)))
+    """Acts the old consent rule named that the new one no longer holds back: "ask before
+    opening, posting or deleting" -> "ask before deleting" (the others gone, or named
+    outside the rule: "...; posting is routine"), or no consent rule left while the text
+    still names the acts. An act gone from the text with its sentence stays medium only
+    when the rule went too."""
+
+    def roots(words: list[str]) -> set[str]:
+        return {_root(p) for w in words for p in re.split(r"[_-]", _key(w) if "_" not in w else w)}
+
+    now = roots(b)
+    acts = list(dict.fromkeys(_gate_acts(a, _gate_wide(a))))
     if not gated:
-        # No consent rule left, while the acts it held back are still talked about: the
-        # rule was dropped, not the subject (a sentence about something gone stays medium).
-        kept = [w for w in acts if _stems(_key(w)) & now]
+        kept = [w for w in acts if _root(_key(w)) in now]
         return [f"{w} (no longer waits for consent)" for w in kept]
-    return [w for w in acts if not _stems(_key(w)) & now]
+    wide = _gate_wide(b)
+    held = roots([w for i, w in enumerate(b) if i in wide])
+    return [w for w in acts if _root(_key(w)) not in held]
 
 
 _VERSION_NOUNS = frozenset({
