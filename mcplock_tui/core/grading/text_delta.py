@@ -120,6 +120,8 @@ class Delta:
     """Most words changed: the same behaviour may be told in other words."""
     old_keys: set[str] = field(default_factory=set)
     """Every word of the old text: a capability word it already had is not new."""
+    old_forbidden: set[str] = field(default_factory=set)
+    """Verbs the old text already forbade ("never print"): "do not print" is the same rule."""
 
 
 def _tokens(text: str) -> list[str]:
@@ -527,6 +529,9 @@ def delta(old: str, new: str) -> Delta:
         return out
     ka, kb = [_key(w) for w in a], [_key(w) for w in b]
     out.old_keys = set(ka)
+    out.old_forbidden = {
+        ka[i + 1] for i, k in enumerate(ka[:-1]) if _CLASSES.get(k) == "negation"
+    } - {"do", "be", "to"}
     gated = _gate_positions(b)
     affixes: list[str] = []
     gone: list[str] = []
@@ -1494,6 +1499,17 @@ _WORDY = re.compile(r"[A-Za-z]{3,}")
 """Text spelled in percent escapes: "%73%65%6E%64" is "send"; a %20 in a link is not a run."""
 
 
+_BAN = re.compile(r"\b(?:do not|don't|never) (\w+)")
+
+
+def _same_ban(hit: str, text: str, forbidden: set[str]) -> bool:
+    """ "Do not print credentials" for "Never print credentials": the ban the old text had."""
+    if not hit.lstrip(".!?;:,\n ").startswith(("do not", "don't")):
+        return False
+    verbs = [_key(m.group(1)) for m in _BAN.finditer(text)]
+    return bool(verbs) and all(v in forbidden for v in verbs)
+
+
 def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]:
     """What the added words can make a model do, each with the words that drove it.
 
@@ -1541,6 +1557,8 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
             found = [h for h in _claim_hits(live) if _touches(h, added)]
         else:
             found = [h for h in _hits(pattern, live) if _touches(h, added)]
+            if pattern is _IMPERATIVE and d.old_forbidden:
+                found = [h for h in found if not _same_ban(h, live, d.old_forbidden)]
         if found:
             out.append(Signal(kind, tuple(dict.fromkeys(found))))
     waived = _waived_consent(d.context, added)
