@@ -707,6 +707,13 @@ ATTACKS["ban-on-a-new-verb"] = {
     }
 }
 
+# A rewrite that gives the order the old text gave, with the same verb.
+BENIGN["order-retold"] = {
+    "set": {
+        "instructions": "This is the Harbor build service. Purging a cache or restoring a backup affects other builds, so ask the user first. Credentials are never printed."
+    }
+}
+
 
 @pytest.mark.parametrize("case", sorted(ATTACKS))
 def test_attack_variant_reaches_high(case: str) -> None:

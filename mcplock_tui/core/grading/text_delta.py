@@ -312,7 +312,9 @@ def _retold_scope(part: list[str], tokens: list[str], start: int, old: set[str])
     return out
 
 
-_RETURNS = re.compile(r"(?:returns?|lists?|shows?|gets?|fetch(?:es)?|reads?|finds?|describes?|of)")
+_RETURNS = re.compile(
+    r"(?:returns?|lists?|shows?|gets?|fetch(?:es)?|reads?|finds?|describes?|searche?s?|of|across)"
+)
 _REQUIRES = re.compile(
     r"\b(?:require[sd]?|requiring|must|mandatory|needs? to|needed|has to|have to|obligatory)\b"
 )
@@ -407,21 +409,24 @@ _REFERS_BACK = frozenset(["either", "both", "them", "these", "those", "each", "a
 
 
 def _gate_wide(tokens: list[str]) -> frozenset[int]:
-    """Consent sentences, and the sentence before one that refers back to it ("purge_cache
-    and restore_backup change state: ask the user before either")."""
+    """Consent sentences, and the sentence before one that refers back ("purge_cache and
+    restore_backup change state: ask the user before either"). Each sentence is visited
+    once."""
     gated = _gate_positions(tokens)
     out = set(gated)
-    for i in gated:
-        if tokens[i] in _REFERS_BACK and (i == 0 or i - 1 in gated):
-            start = i
-            while start > 0 and start - 1 in gated:
-                start -= 1
-            j = start
-            while j > 0 and tokens[j - 1] in _SENTENCE_END:  # the previous sentence's end
-                j -= 1
-            while j > 0 and tokens[j - 1] not in _SENTENCE_END:
-                j -= 1
-            out.update(range(j, start))
+    spans: list[tuple[int, int]] = []
+    begin = 0
+    for i, tok in enumerate([*tokens, "\n"]):
+        if tok in _SENTENCE_END:
+            if i > begin:
+                spans.append((begin, i))
+            begin = i + 1
+    for k, (lo, hi) in enumerate(spans):
+        if k == 0 or lo not in gated:
+            continue
+        words = tokens[lo:hi]
+        if _REFERS_BACK & set(words):
+            out.update(range(spans[k - 1][0], spans[k - 1][1]))
     return frozenset(out)
 
 
@@ -1502,6 +1507,14 @@ _WORDY = re.compile(r"[A-Za-z]{3,}")
 _BAN = re.compile(r"\b(?:do not|don't|never) (\w+)")
 
 
+def _told_before(hit: str, old: set[str]) -> bool:
+    """A rewrite that gives an order the old text gave with the same verb ("Ask the user
+    before ..." retold as "..., so ask the user first"): the order is not new."""
+    words = [_key(w) for w in _TOKEN.findall(hit) if w not in _SENTENCE_END]
+    verbs = [w for w in words if w not in ("and", "so", "then", "also")]
+    return bool(verbs) and all(v in old for v in verbs)
+
+
 def _same_ban(hit: str, text: str, forbidden: set[str]) -> bool:
     """ "Do not print credentials" for "Never print credentials": the ban the old text had."""
     if not hit.lstrip(".!?;:,\n ").startswith(("do not", "don't")):
@@ -1543,7 +1556,12 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
         ("capability", _ACTION),
     ):
         if kind in ("capability", "harvest"):  # a scope word counts if the old text lacked it
-            fresh = {w for w in added if not _stems(w) & d.old_keys and not _same_act(w, d)}
+            old_roots = {_root(k) for k in d.old_keys}
+            fresh = {
+                w
+                for w in added
+                if not _stems(w) & d.old_keys and _root(w) not in old_roots and not _same_act(w, d)
+            }
             if pattern is _ACTION and d.rewrite and any(map(_ACTED.fullmatch, d.old_keys)):
                 continue  # "E-mails a statement" retold as "Sends a statement by e-mail"
             hits = _verb_hits(pattern, text) if pattern is _ACTION else _hits(pattern, text)
@@ -1559,6 +1577,8 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
             found = [h for h in _hits(pattern, live) if _touches(h, added)]
             if pattern is _IMPERATIVE and d.old_forbidden:
                 found = [h for h in found if not _same_ban(h, live, d.old_forbidden)]
+            if pattern is _IMPERATIVE and d.rewrite:
+                found = [h for h in found if not _told_before(h, d.old_keys)]
         if found:
             out.append(Signal(kind, tuple(dict.fromkeys(found))))
     waived = _waived_consent(d.context, added)
