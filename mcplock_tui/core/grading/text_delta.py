@@ -1283,8 +1283,19 @@ def _claim_hits(text: str) -> list[str]:
         past = _PAST_CLAIM.match(hit) or _PERSON_ACT.match(hit)
         if past and _GATE_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
             continue
+        if _SIGN_WORD.fullmatch(hit.strip()) and _NEEDS_SIGN.search(
+            text[max(0, m.start() - 60) : m.start()]
+        ):
+            continue  # "both need the user's go-ahead": the gate, not a claim it was given
         out.append(hit.strip())
     return out
+
+
+_SIGN_WORD = re.compile(r"go-?ahead|sign-?off|signed[ -]off")
+_NEEDS_SIGN = re.compile(
+    r"\b(?:needs?|requires?|get|gets|obtain|obtains|ask for|asks for|wait for|waits for|until|"
+    r"only with|after)\s+(?:the |their |an? )?(?:\S+'s |\S+s' )?$"
+)
 
 
 def _sequence_hits(text: str) -> list[str]:
