@@ -735,6 +735,9 @@ ATTACKS["go-ahead-given"] = {
     }
 }
 
+# A numbered series is not a look-alike: one digit apart is how such tools are told apart.
+BENIGN["numbered-sibling"] = _new_tool("list_backups2", "List the backups of the second region.")
+
 
 @pytest.mark.parametrize("case", sorted(ATTACKS))
 def test_attack_variant_reaches_high(case: str) -> None:

@@ -253,6 +253,8 @@ def _one_letter(a: str, b: str) -> bool:
     while i < len(a) and a[i] == b[i]:
         i += 1
     rest = i + 1 if len(a) == len(b) else i
+    if b[i].isdigit() or (rest > i and a[i].isdigit()):
+        return False  # item_1 beside item_2: a numbered series, not a look-alike
     return a[rest:] == b[i + 1 :]
 
 
