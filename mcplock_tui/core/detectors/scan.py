@@ -5,7 +5,8 @@ letter-spaced ("i g n o r e", "i.g.n.o.r.e") readings, and the non-Latin tables 
 unfolded view; then each encoded run, in-line encoding or cipher reading (ROT13, reversed
 text) is decoded and the whole pipeline runs again on the result (two levels deep), with
 the finding pointed at the encoded characters. A finding that only exists after decoding
-also raises MCPL-INJ-080, because hiding it was deliberate.
+also raises MCPL-INJ-080, because hiding it was deliberate (for a finding of medium or above,
+and for a link or e-mail address: a place spelled in an encoding is not documentation).
 
 Which way it fails: a match is kept once per rule per place; the same rule firing again on
 an overlapping span of another reading is dropped, so a plain and a decoded copy of one
@@ -164,6 +165,14 @@ def scan_hits(text: str, ctx: ScanContext = EMPTY_CONTEXT, depth: int = 0) -> li
     return sorted(hits.items, key=lambda h: (h.start, h.code, h.end))
 
 
+_PLACES = frozenset({"MCPL-INJ-054", "MCPL-INJ-055"})
+"""A link or address: low in plain text (documentation), deliberate once encoded."""
+
+
+def _hidden_on_purpose(code: str) -> bool:
+    return SEVERITY[code] >= Severity.MEDIUM or code in _PLACES
+
+
 def _add_decoded_run(hits: Hits, run: hidden.Decoded, ctx: ScanContext, depth: int) -> None:
     inner = scan_hits(run.text, ctx, depth + 1)
     serious: list[str] = []
@@ -171,7 +180,7 @@ def _add_decoded_run(hits: Hits, run: hidden.Decoded, ctx: ScanContext, depth: i
         added = hits.add(
             Hit(hit.code, run.start, run.end, f"{hit.message} (decoded from {run.encoding})")
         )
-        if added and SEVERITY[hit.code] >= Severity.MEDIUM:
+        if added and _hidden_on_purpose(hit.code):
             serious.append(hit.code)
     if serious:
         codes = ", ".join(dict.fromkeys(serious))
@@ -196,7 +205,7 @@ def _add_variant(hits: Hits, var: decode.Variant, ctx: ScanContext, depth: int) 
         end = max(var.ends[hit.start], var.ends[hit.end - 1])
         # Overlap with a plain hit of the same rule means the decoding revealed nothing new.
         added = hits.add(Hit(hit.code, start, end, f"{hit.message} (decoded from {var.encoding})"))
-        if added and SEVERITY[hit.code] >= Severity.MEDIUM:
+        if added and _hidden_on_purpose(hit.code):
             hits.add(
                 Hit(
                     "MCPL-INJ-080",

@@ -215,6 +215,17 @@ def _shadowing(change: Change, ctx: GradeContext, siblings: Iterable[str]) -> li
                 )
             )
     for other in siblings:
+        if other != change.name and skeleton(other) != mine and _one_letter(other, change.name):
+            reasons.append(
+                Reason(
+                    "tool-shadowing",
+                    Severity.HIGH,
+                    f"differs from sibling tool {other!r} by one letter: calls meant for one "
+                    "may land on the other",
+                    "name",
+                )
+            )
+    for other in siblings:
         if other != change.name and skeleton(other) == mine:
             reasons.append(
                 Reason(
@@ -225,6 +236,26 @@ def _shadowing(change: Change, ctx: GradeContext, siblings: Iterable[str]) -> li
                 )
             )
     return reasons
+
+
+_LOOKALIKE_MIN = 8
+"""Shorter names one letter apart (``get``/``set``) are different words, not a look-alike."""
+
+
+def _one_letter(a: str, b: str) -> bool:
+    """``list_service`` beside ``list_services``: one letter added, dropped or changed."""
+    a, b = a.casefold(), b.casefold()
+    if min(len(a), len(b)) < _LOOKALIKE_MIN or abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    rest = i + 1 if len(a) == len(b) else i
+    if b[i].isdigit() or (rest > i and a[i].isdigit()):
+        return False  # item_1 beside item_2: a numbered series, not a look-alike
+    return a[rest:] == b[i + 1 :]
 
 
 def _letter_scripts(name: str) -> set[str]:

@@ -355,10 +355,13 @@ def _values_added(old: list[Any], new: list[Any], path: str) -> Reason | None:
 
 _SCOPE_VALUE = re.compile(
     r"\b(?:all|every|any|everything|everyone|entire|public|external|unsafe|raw|root|"
-    r"privileged|unrestricted|force|global|owner|admin)\b",
+    r"privileged|unrestricted|force|global|owner|admin|"
+    # The live or writable side of a system a tool was kept off: the primary database.
+    r"primary|master|prod|production|live|writer|read-?write|rw)\b",
     re.IGNORECASE,
 )
-"""A new enum value that widens who or what (``public``, ``all``, ``admin``): high anywhere."""
+"""A new enum value that widens who or what (``public``, ``all``, ``admin``, ``primary``,
+``production``): high anywhere."""
 
 
 def _limit_words(key: str, old: Any, new: Any, looser: bool) -> str:

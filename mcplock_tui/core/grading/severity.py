@@ -55,7 +55,7 @@ C, H, M, L = Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 CATEGORIES: dict[str, str] = {
     "annotation-loosened": "a hint now claims less safety (readOnlyHint true to false: high; destructive, idempotent or open-world: medium); never critical",
-    "annotation-tightened": "a hint now claims more safety (readOnlyHint to true: high, critical when the tool's own text says it acts, medium when its name says it reads; destructiveHint to false or openWorldHint to false: medium, high when the text contradicts)",
+    "annotation-tightened": "a hint now claims more safety (readOnlyHint to true: high, critical when the tool's own text says it acts, including a name that makes something such as open_pull_request or add_note, medium when its name says it reads; destructiveHint to false, idempotentHint to true or openWorldHint to false: medium, high when the text contradicts: a tool that rotates, revokes or deletes, or whose name makes a new thing each call)",
     "annotation-changed": "another annotation key changed, or a hint was rewritten with the same effect (medium when the new value is not a boolean)",
     "tool-shadowing": "a new or renamed tool is named like another server's tool or a sibling, repeats a name, is renamed to a look-alike of itself, or a name mixes scripts or hides characters",
     "description-changed": "model-read text changed or added: high when the edit directs the model, sets conditions on the user, orders tool calls, claims authority, overrides earlier guidance, introduces a path, host, e-mail, secret name or code, adds capability words, flips a negation, modal, quantifier or number, or is in a language the grader cannot read; medium for a rewording",
@@ -64,24 +64,24 @@ CATEGORIES: dict[str, str] = {
     "title-changed": "a title or display name changed (medium when it grows into a sentence)",
     "parameter-added": "a new parameter or prompt argument (required: high; optional: medium unless its name or description asks for something, or it names where an acting tool's effect goes; a true/false switch whose only signal is a scope word is medium on a tool that only reads, high on one that acts)",
     "parameter-removed": "a parameter or prompt argument was removed",
-    "capability-widened": "required to optional, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, a union alternative of a type no old alternative had (its fields graded as new optional parameters), or an enum that keeps its values and gains plain ones (high for a value like all, public or admin, or on a parameter that says where an acting tool's effect goes)",
+    "capability-widened": "required to optional, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, a union alternative of a type no old alternative had (its fields graded as new optional parameters), or an enum that keeps its values and gains plain ones (high for a value like all, public, admin, primary or production, or on a parameter that says where an acting tool's effect goes)",
     "capability-narrowed": "the opposite of widened",
     "default-changed": "a default or example value changed (high when its new text steers the model, on a parameter that names where an acting tool's effect goes, or when a true/false default flips on a tool that acts)",
     "schema-changed": "another schema keyword changed (low when only the spelling of the same constraints changed, high when a schema is not an object)",
     "output-schema-changed": "the output schema changed (medium; its text, and a new field whose name or text steers the model, keep their band)",
     "tool-added": "a new tool not marked read-only (high when its text names a side effect or it takes a URL or host, medium when it only returns or computes)",
-    "tool-added-readonly": "a new tool claiming read-only (critical when its text says it acts, high when it takes a URL or host or its name does not say it reads, medium otherwise)",
+    "tool-added-readonly": "a new tool claiming read-only (critical when its text says it acts, high when it takes a URL or host, its text says its input is executed or it returns environment variables or credentials, or its name does not say it reads, medium otherwise)",
     "prompt-added": "a new prompt, graded by its text",
     "resource-added": "a new resource on a known host",
-    "resource_template-added": "a new resource template on a known host",
+    "resource_template-added": "a new resource template on a known host (high when it reads local files, takes any path through reserved expansion, or carries a secret in its query)",
     "host-added": "a new outbound host: a resource or template points at it, or a URL in any text or default names it",
-    "uri-changed": "a resource URI changed on a known host (high when its scheme changes, low for http to https)",
+    "uri-changed": "a resource URI changed on a known host (high when its scheme changes or a template now takes any path or carries a secret, low for http to https)",
     "tool-removed": "a tool was removed",
     "prompt-removed": "a prompt was removed",
     "resource-removed": "a resource was removed",
     "resource_template-removed": "a resource template was removed",
     "instructions-removed": "the server instructions were removed",
-    "renamed": "a tool, prompt or resource was renamed",
+    "renamed": "a tool, prompt or resource was renamed (high when a tool whose name acts is renamed to a name that reads)",
     "metadata-changed": "icons, size, mimeType or execution changed (low); _meta or an unknown key changed (medium)",
     "server-version": "the server's version changed",
     "server-identity": "the server's name changed",
@@ -131,14 +131,19 @@ _ACTS = re.compile(
     r"launch(?:es|ing)?|stop(?:s|ping)?|restart(?:s|ing)?|notif(?:y|ies|ying)|schedule[sd]?|"
     r"approve[sd]?|revoke[sd]?|grant(?:s|ing)?|assign(?:s|ing)?|enable[sd]?|disable[sd]?|"
     r"reset(?:s|ting)?|rollback|revert(?:s|ing)?|reboot(?:s|ing)?|shutdown|terminate[sd]?|"
-    r"sign(?:s|ing)?|charge[sd]?|refund(?:s|ing)?|buy(?:s|ing)?|purchase[sd]?|book(?:s|ing)?)\b"
+    r"sign(?:s|ing)?|charge[sd]?|refund(?:s|ing)?|buy(?:s|ing)?|purchase[sd]?|book(?:s|ing)?|"
+    r"rotate[sd]?|renew(?:s|ing)?|regenerate[sd]?|reissue[sd]?|scale[sd]?|restore[sd]?)\b"
 )
 """Words by which a tool's own text says it changes or sends something."""
 _DESTROYS = re.compile(
     r"\b(?:delete[sd]?|deleting|remove[sd]?|removing|overwrite[sd]?|drop(?:s|ping)?|erase[sd]?|"
     r"purge[sd]?|destroy(?:s|ing)?|cancel(?:s|led|ling)?|kill(?:s|ing)?|wipe[sd]?|permanent(?:ly)?|"
-    r"irreversibl[ey]|cannot be undone|truncate[sd]?)\b"
+    r"irreversibl[ey]|cannot be undone|truncate[sd]?|rotate[sd]?|rotating|revoke[sd]?|revoking|"
+    r"invalidate[sd]?|invalidating|stops? working|no longer works?|replace[sd]? (?:the )?(?:live|"
+    r"existing|current)|(?:are|is|be|get|gets) (?:\S+ )?(?:replaced|overwritten|lost|discarded|"
+    r"wiped)|over the (?:live|existing|current))\b"
 )
+"""Words by which a tool says it destroys: a rotated or revoked secret stops working."""
 _OUTWARD = re.compile(
     r"\b(?:web|internet|urls?|https?|fetch(?:es)?|external|remote|e-?mails?|webhooks?|network|"
     r"online|download(?:s)?|upload(?:s)?|websites?|pages? on|invit(?:es?|ations?|ing|ees?)|"
@@ -155,8 +160,38 @@ _SENDS = re.compile(
 _READS = re.compile(
     r"^(?:get|list|read|search|find|query|describe|show|view|count|lookup|look|fetch|browse|print|"
     r"inspect|check|explain|resolve|retrieve|open|stat|tree|summari[sz]e|validate|compute|"
-    r"calculate|convert|format|parse|echo|sum|add|return|lookup|analy[sz]e|diff|preview)$"
+    r"calculate|convert|format|parse|echo|sum|return|lookup|analy[sz]e|diff|preview)$"
 )
+_MAKES = re.compile(
+    r"^(?:add|attach|open|file|create|post|send|submit|append|insert|new|comment|raise|log|"
+    r"enqueue|book|charge|pay|invite|notify|publish|e-?mail|reply|register)$"
+)
+"""Name verbs for acts that make something new each call: a pull request opened, a note
+added, a ticket filed. Such a tool is neither read-only nor idempotent."""
+_MADE = re.compile(
+    r"^(?:pull|merge|pr|mr|issue|ticket|case|incident|note|comment|review|request|account|"
+    r"order|session|thread|discussion|tab|window|page|port|position|draft|report|entry|task|"
+    r"item|record|label|tag|reaction|observation|relation|entity|entities|observations|"
+    r"relations|branch|release|job|event|message|reply|invite)s?$"
+)
+"""Things such a verb makes: ``open_pull_request`` acts, ``open_nodes`` or ``open_file`` reads."""
+
+
+def makes(item: Mapping[str, JSON] | None) -> list[str]:
+    """Name verbs by which the tool says each call makes something new (``add_note``).
+
+    ``open`` and ``file`` count only before an object such a verb makes, and a bare ``add``
+    (sum two numbers) does not: the verb needs its object.
+    """
+    name = str((item or {}).get("name") or "")
+    parts = [w.lower() for w in _WORD_SPLIT.findall(name)]
+    if len(parts) < 2 or not _MAKES.match(parts[0]):
+        return []
+    if parts[0] in ("open", "file", "log", "new", "register") and not _MADE.match(parts[1]):
+        return []
+    return [parts[0]]
+
+
 _REDIRECT_PARAM = re.compile(
     r"^(?:recipients?|to|cc|bcc|reply|destinations?|dest|targets?|urls?|uris?|webhooks?|hosts?|"
     r"hostnames?|paths?|endpoints?|address(?:es)?|emails?|phone|number|channels?|callbacks?|"
@@ -205,7 +240,7 @@ def acts(item: Mapping[str, JSON] | None) -> list[str]:
         for m in _LEADING_VERB.finditer(first)
         if _ACTS.fullmatch(m.group(1)) and m.group(1) not in ("set", "sets", "put", "puts")
     ]
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(makes(item) + found))
 
 
 def _destroys(item: Mapping[str, JSON] | None) -> list[str]:
@@ -277,6 +312,23 @@ def _reads(item: Mapping[str, JSON] | None) -> list[str]:
     return found
 
 
+_EXECUTES_OR_DUMPS = re.compile(
+    r"\b(?:is|are|gets?|being|be) (?:\S+ )?(?:executed|run|evaluated|applied|committed)\b"
+    r"|\bexecut(?:es|ed|ing)\b|\bevaluat(?:es|ed|ing)\b"
+    r"|\b(?:script|code|commands?|statements?|query|sql|expressions?|input|program) (?:\S+ )?"
+    r"(?:runs|gets run|executes)\b"
+    r"|\b(?:environment|env) (?:variables?|vars?)\b|\bsecret values?\b|\bcredentials?\b"
+    r"|\bprivate keys?\b"
+)
+"""Words anywhere in a tool's text that say a call runs its input, or returns the secrets
+of the process: a read-only claim beside them is not what a client auto-approves."""
+
+
+def _executes_or_dumps(item: Mapping[str, JSON] | None) -> list[str]:
+    _, desc = _tool_words(item)
+    return list(dict.fromkeys(m.group(0) for m in _EXECUTES_OR_DUMPS.finditer(desc)))[:3]
+
+
 def _named(words: list[str]) -> str:
     return ", ".join(repr(w) for w in words[:3])
 
@@ -329,6 +381,16 @@ def _claim_reason(key: str, shown: str, path: str, new: Mapping[str, JSON] | Non
                 "annotation-tightened",
                 H,
                 f"{shown}, but the tool's own text says it destroys ({_named(said)})",
+                path,
+            )
+    if key == "idempotentHint":
+        made = makes(new)
+        if made:
+            return Reason(
+                "annotation-tightened",
+                H,
+                f"{shown}, but the tool's own name says each call makes a new one "
+                f"({_named(made)}): a client may retry it",
                 path,
             )
     if key == "openWorldHint":
@@ -439,6 +501,8 @@ def _uri_reasons(f: FieldChange, top: str, known_hosts: set[str]) -> Iterator[Re
             f"{top} scheme changed from {old_scheme or 'none'!r} to {new_scheme or 'none'!r}",
             f.path,
         )
+    elif (reach := _template_reach(f.new)) and reach != _template_reach(f.old):
+        yield Reason("uri-changed", H, f"{top} now {reach}", f.path)
     else:
         yield Reason("uri-changed", M, f"{top} changed", f.path)
 
@@ -685,6 +749,23 @@ def _tool_reasons(change: Change, known: frozenset[str] = frozenset()) -> Iterat
         yield from found or [Reason("schema-changed", M, f"{key} changed", key)]
 
 
+def _rename_reason(change: Change) -> Reason:
+    """A tool whose old name said it acts, renamed to a name that says it reads: the name is
+    what a reviewer and a client's approval list go by."""
+    if change.kind is Kind.TOOL:
+        was = acts({"name": change.old_name or ""}) + _destroys({"name": change.old_name or ""})
+        now = _reads({"name": change.name})
+        if was and now and not acts({"name": change.name}):
+            return Reason(
+                "renamed",
+                H,
+                f"renamed from {change.old_name!r}: a name that acts ({_named(was)}) now reads "
+                f"as a read ({_named(now)})",
+                "name",
+            )
+    return Reason("renamed", M, f"renamed from {change.old_name!r}")
+
+
 def structural_reasons(change: Change, known_hosts: set[str]) -> list[Reason]:
     """Every non-detector reason for one change (the detector side lives in grade.py)."""
     kind, ct = change.kind, change.change
@@ -695,7 +776,7 @@ def structural_reasons(change: Change, known_hosts: set[str]) -> list[Reason]:
         return list(_added_reasons(change, known_hosts))
     reasons: list[Reason] = []
     if ct is ChangeType.RENAMED:
-        reasons.append(Reason("renamed", M, f"renamed from {change.old_name!r}"))
+        reasons.append(_rename_reason(change))
     for f in change.fields:
         reasons.extend(field_reasons(change, f, known_hosts))
     if kind is Kind.TOOL:
@@ -721,6 +802,13 @@ def _added_tool_reasons(
                 "tool-added-readonly",
                 H,
                 f"new read-only tool that takes a URL or host ({_named(where)}): it reaches out",
+            )
+        elif hidden := _executes_or_dumps(item):
+            yield Reason(
+                "tool-added-readonly",
+                H,
+                f"new tool claims read-only, but its text says it runs its input or returns "
+                f"secrets ({_named(hidden)})",
             )
         elif reads:
             yield Reason("tool-added-readonly", M, f"new read-only tool ({_named(reads)})")
@@ -762,6 +850,29 @@ def _prompt_text(item: Mapping[str, JSON]) -> str:
     return ". ".join(p for p in parts if isinstance(p, str) and p)
 
 
+_SECRET_VAR = re.compile(
+    r"(?:token|key|secret|password|passwd|pwd|auth|session|cookie|credential|bearer|sig)", re.I
+)
+_TEMPLATE_VAR = re.compile(r"\{([+#./;?&]?)([^{}]{1,200})\}")
+
+
+def _template_reach(value: Any) -> str | None:
+    """What a new URI template can reach beyond its own server's data: local files (a
+    ``file:`` scheme), any path (reserved expansion ``{+path}`` keeps the slashes), or a
+    secret carried in the URI (``{?token}``, logged and forwarded wherever the URI goes)."""
+    if not isinstance(value, str):
+        return None
+    if value[:5].casefold() == "file:":
+        return "reads local files (file: scheme)"
+    for m in _TEMPLATE_VAR.finditer(value[:4096]):
+        op, names = m.group(1), m.group(2)
+        if op in ("+", "#"):
+            return f"takes any path ({{{op}{names[:40]}}} keeps slashes and '..')"
+        if op in ("?", "&") and _SECRET_VAR.search(names):
+            return f"carries a secret in its URI ({{{op}{names[:40]}}})"
+    return None
+
+
 def _added_reasons(change: Change, known_hosts: set[str]) -> Iterator[Reason]:
     item = change.new or {}
     kind = change.kind
@@ -785,8 +896,11 @@ def _added_reasons(change: Change, known_hosts: set[str]) -> Iterator[Reason]:
     elif kind in (Kind.RESOURCE, Kind.RESOURCE_TEMPLATE):
         key = "uri" if kind is Kind.RESOURCE else "uriTemplate"
         new_hosts = hosts_of(item.get(key)) - known_hosts
+        reach = _template_reach(item.get(key)) if kind is Kind.RESOURCE_TEMPLATE else None
         if new_hosts:
             yield Reason("host-added", H, f"points at new host {', '.join(sorted(new_hosts))}", key)
+        elif reach:
+            yield Reason("resource_template-added", H, f"new resource template {reach}", key)
         else:
             yield Reason(f"{kind.value}-added", M, f"new {kind.value.replace('_', ' ')}")
         desc = item.get("description")

@@ -30,6 +30,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -119,6 +120,8 @@ class Delta:
     """Most words changed: the same behaviour may be told in other words."""
     old_keys: set[str] = field(default_factory=set)
     """Every word of the old text: a capability word it already had is not new."""
+    old_forbidden: set[str] = field(default_factory=set)
+    """Verbs the old text already forbade ("never print"): "do not print" is the same rule."""
 
 
 def _tokens(text: str) -> list[str]:
@@ -148,6 +151,10 @@ _SYNONYMS = {
     "wont": "not",
     "won't": "not",
     "never": "not",
+    "nothing": "not",
+    "none": "not",
+    "nobody": "not",
+    "without": "not",
     "each": "every",
     "all": "every",
     "everything": "every",
@@ -263,6 +270,186 @@ def _gate_positions(tokens: list[str]) -> frozenset[int]:
     return frozenset(out)
 
 
+_HANDED_OVER = re.compile(
+    r"\b(?:leaves?|left|leaving) (?:\S+ ){0,3}?to (?:the |a )?" + _WHO + r"\b"
+    r"|\b(?:is|are|stays?|remains?) (?:\S+ )?up to (?:the |a )?" + _WHO + r"\b"
+)
+"""The act handed to the person: "does not take them" told as a restriction in other words."""
+
+
+def _retold_scope(part: list[str], tokens: list[str], start: int, old: set[str]) -> list[str]:
+    """Scope words a rewrite brings without widening anything: a quantifier inside a
+    negation ("does not change anything"), "every X" for the old text's plural "the Xs",
+    and "must" before a negation ("must never be printed" for "never print")."""
+    out: list[str] = []
+    for i, w in zip(range(start, start + len(part)), part, strict=True):
+        cls = _CLASSES.get(_key(w))
+        before = tokens[max(0, i - 3) : i]
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if cls == "quantifier" and any(_CLASSES.get(_key(t)) == "negation" for t in before):
+            continue
+        if (
+            w in ("every", "each", "all")
+            and nxt
+            and {nxt + "s", nxt + "es", nxt} & old
+            and i > 0
+            and _RETURNS.fullmatch(tokens[i - 1])
+        ):
+            continue  # "Returns every service" for "List the services"; "log on each match" acts
+        if (
+            _key(w) in ("must", "should")
+            and _CLASSES.get(_key(nxt)) == "negation"
+            and ({_SYNONYMS.get(_key(t), _key(t)) for t in old} & {"not"})
+        ):
+            continue
+        if (
+            cls == "modal"
+            and _CLASSES.get(_key(nxt)) == "negation"
+            and {_key(t) for t in tokens[i + 2 : i + 5]} & _EFFECTS
+        ):
+            continue  # "It will not alter anything": a denial of an effect, not a new modal
+        out.append(w)
+    return out
+
+
+_RETURNS = re.compile(
+    r"(?:returns?|lists?|shows?|gets?|fetch(?:es)?|reads?|finds?|describes?|searche?s?|of|across)"
+)
+_REQUIRES = re.compile(
+    r"\b(?:require[sd]?|requiring|must|mandatory|needs? to|needed|has to|have to|obligatory)\b"
+)
+_ADVISES = re.compile(
+    r"\b(?:helps?|helpful|recommended|encouraged|optional|useful|preferred|nice to have|"
+    r"if available|where possible|when possible|ideally|suggested|welcome|can be (?:added|given))\b"
+)
+_MAX_RULES = 64
+
+
+def _softened(old: str, new: str) -> str | None:
+    """A requirement retold as advice ("Production deploys require a change ticket" -> "A
+    change ticket helps with auditing"): the thing stays named, the obligation goes."""
+    rules = [x for x in _sentences(_fold(old)) if _REQUIRES.search(x)][:_MAX_RULES]
+    if not rules:
+        return None
+    told = _sentences(_fold(new))[:_MAX_RULES]
+    for rule in rules:
+        words = {_key(w) for w in _TOKEN.findall(rule) if w not in _ENGLISH and len(w) > 3}
+        subject = words - _REQUIRE_WORDS
+        about = [x for x in told if len(subject & {_key(w) for w in _TOKEN.findall(x)}) >= 2]
+        if not about or any(_REQUIRES.search(x) for x in about):
+            continue
+        advice = next((m.group(0) for x in about if (m := _ADVISES.search(x))), None)
+        duty = _REQUIRES.search(rule)
+        if advice and duty:
+            return f"{duty.group(0)!r} -> {advice!r}"
+    return None
+
+
+_REQUIRE_WORDS = frozenset(
+    ["require", "requires", "required", "requiring", "must", "mandatory", "needs", "needed"]
+)
+
+
+_CAPS = (("at", "most"), ("up", "to"), ("more", "than"), ("maximum",), ("max",), ("limit",))
+
+
+def _cap_lowered(a: list[str], b: list[str], gone: list[str], came: list[str]) -> bool:
+    """One cap moved down in the same words ("at most 1000 rows" -> "at most 500 rows"):
+    a tightened limit, not a flip to worry about."""
+    if len(gone) != 1 or len(came) != 1 or not (gone[0].isdigit() and came[0].isdigit()):
+        return False
+
+    def capped(tokens: list[str], number: str) -> bool:
+        at = tokens.index(number) if number in tokens else -1
+        return at > 0 and any(tuple(tokens[max(0, at - len(c)) : at]) == c for c in _CAPS)
+
+    return capped(a, gone[0]) and capped(b, came[0]) and int(came[0]) < int(gone[0])
+
+
+_NOT_ACTS = frozenset(
+    [
+        "asking",
+        "confirming",
+        "checking",
+        "waiting",
+        "nothing",
+        "something",
+        "anything",
+        "everything",
+        "doing",
+        "being",
+        "having",
+        "during",
+    ]
+)
+
+
+def _gate_acts(tokens: list[str], positions: frozenset[int] | None = None) -> list[str]:
+    """The acts a consent sentence names ("before opening pull requests, posting comments")."""
+    at = positions if positions is not None else _gate_positions(tokens)
+    return [
+        w
+        for i, w in enumerate(tokens)
+        if i in at
+        and w not in _NOT_ACTS
+        and _GATE_ACT.fullmatch(w)
+        and not _GATE_SENTENCE.fullmatch(w)
+    ]
+
+
+def _root(word: str) -> str:
+    """``restoring``, ``restores`` and ``restore`` share ``restor``: one act however told."""
+    for suffix in ("ing", "es", "ed", "s", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+_REFERS_BACK = frozenset(["either", "both", "them", "these", "those", "each", "any"])
+
+
+def _gate_wide(tokens: list[str]) -> frozenset[int]:
+    """Consent sentences, and the sentence before one that refers back ("purge_cache and
+    restore_backup change state: ask the user before either"). Each sentence is visited
+    once."""
+    gated = _gate_positions(tokens)
+    out = set(gated)
+    spans: list[tuple[int, int]] = []
+    begin = 0
+    for i, tok in enumerate([*tokens, "\n"]):
+        if tok in _SENTENCE_END:
+            if i > begin:
+                spans.append((begin, i))
+            begin = i + 1
+    for k, (lo, hi) in enumerate(spans):
+        if k == 0 or lo not in gated:
+            continue
+        words = tokens[lo:hi]
+        if _REFERS_BACK & set(words):
+            out.update(range(spans[k - 1][0], spans[k - 1][1]))
+    return frozenset(out)
+
+
+def _gate_narrowed(a: list[str], b: list[str], gated: frozenset[int]) -> list[str]:
+    """Acts the old consent rule named that the new one no longer holds back: "ask before
+    opening, posting or deleting" -> "ask before deleting" (the others gone, or named
+    outside the rule: "...; posting is routine"), or no consent rule left while the text
+    still names the acts. An act gone from the text with its sentence stays medium only
+    when the rule went too."""
+
+    def roots(words: list[str]) -> set[str]:
+        return {_root(p) for w in words for p in re.split(r"[_-]", _key(w) if "_" not in w else w)}
+
+    now = roots(b)
+    acts = list(dict.fromkeys(_gate_acts(a, _gate_wide(a))))
+    if not gated:
+        kept = [w for w in acts if _root(_key(w)) in now]
+        return [f"{w} (no longer waits for consent)" for w in kept]
+    wide = _gate_wide(b)
+    held = roots([w for i, w in enumerate(b) if i in wide])
+    return [w for w in acts if _root(_key(w)) not in held]
+
+
 _VERSION_NOUNS = frozenset({
     "schema", "version", "api", "release", "edition", "rev", "revision", "build", "protocol",
     "v", "model", "spec", "draft", "python", "node", "level",
@@ -286,6 +473,8 @@ _EFFECTS = frozenset({
     "modifies", "change", "changes", "write", "writes", "delete", "deletes", "expose",
     "exposes", "side", "effect", "effects", "affect", "affects", "persist", "persists",
     "leak", "leaks", "alter", "alters", "touch", "touches", "retain", "retains", "keep",
+    "modified", "changed", "written", "deleted", "altered", "touched", "stored", "sent",
+    "shared", "kept", "rerun", "removed", "exposed",
 })  # fmt: skip
 
 
@@ -345,6 +534,9 @@ def delta(old: str, new: str) -> Delta:
         return out
     ka, kb = [_key(w) for w in a], [_key(w) for w in b]
     out.old_keys = set(ka)
+    out.old_forbidden = {
+        ka[i + 1] for i, k in enumerate(ka[:-1]) if _CLASSES.get(k) == "negation"
+    } - {"do", "be", "to"}
     gated = _gate_positions(b)
     affixes: list[str] = []
     gone: list[str] = []
@@ -352,6 +544,7 @@ def delta(old: str, new: str) -> Delta:
     gone_numbers: list[str] = []
     came_numbers: list[str] = []
     matcher = difflib.SequenceMatcher(None, ka, kb, autojunk=False)
+    retold = _kept_share(matcher.get_opcodes(), a, b) < _REWRITE
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
             continue
@@ -367,7 +560,8 @@ def delta(old: str, new: str) -> Delta:
             # it flips nothing that was there; the clause is still read for signals.
             new_part = [w for w in new_part if _CLASSES.get(_key(w)) != "negation"]
         gone.extend(_distributive(old_part, a, i1))
-        came.extend(_distributive(new_part, b, j1, gated))
+        kept = _distributive(new_part, b, j1, gated)
+        came.extend(_retold_scope(kept, b, j1, set(ka)) if retold else kept)
         if op == "replace" and len(old_part) == len(new_part):
             leading = j1 == 0 or b[j1 - 1] in _SENTENCE_END
             affixes.extend(_affix_flips(old_part, new_part, leading))
@@ -376,6 +570,8 @@ def delta(old: str, new: str) -> Delta:
             came_numbers.extend(_counts(new_part, b, j1))  # an inserted example is no flip
     # A number the other text also has moved with its sentence ("up to 25" -> "at most 25
     # matches"): only a value one side lacks is a changed count.
+    if _cap_lowered(a, b, gone_numbers, came_numbers):
+        gone_numbers, came_numbers = [], []
     old_numbers = set(_bag(a, True).get("number", []))
     new_numbers = set(_bag(b, True).get("number", []))
     went = [n for n in _bag(gone_numbers, True).get("number", []) if n not in new_numbers]
@@ -385,7 +581,7 @@ def delta(old: str, new: str) -> Delta:
     # In a rewrite a modal flips only when the new words bring one the old lacked ("must
     # confirm" -> "may confirm"); "must confirm" -> "once they have confirmed" is the same
     # rule in other words, as a removed sentence is.
-    rewrite = out.rewrite = _kept_share(matcher.get_opcodes(), a, b) < _REWRITE
+    rewrite = out.rewrite = retold
     if not rewrite:  # "Run ... return" retold as "Executes ... returns": a verb, not a count
         out.flips.extend(affixes)
     obliged = {"must"} if rewrite and _OBLIGES & set(ka) else set()
@@ -396,6 +592,14 @@ def delta(old: str, new: str) -> Delta:
         gained, lost = set(now) - set(was), set(was) - set(now)
         if cls == "negation" and rewrite and gained and not lost and _restrictive(b, gained):
             continue  # "stays inside the system" retold as "never leaves the system"
+        if (
+            cls == "negation"
+            and rewrite
+            and lost
+            and not gained
+            and _HANDED_OVER.search(" ".join(b))
+        ):
+            continue  # "does not take them" retold as "leaves taking them to the user"
         if cls == "quantifier" and rewrite:
             # "one colleague" retold as "a colleague": the article says one as well.
             was, now = [w for w in was if w != "one"], [w for w in now if w != "one"]
@@ -403,6 +607,12 @@ def delta(old: str, new: str) -> Delta:
             shown_was = " ".join(was)[:40] or "(none)"
             shown_now = " ".join(now)[:40] or "(none)"
             out.flips.append(f"{cls} {shown_was} -> {shown_now}")
+    softened = _softened(old[:MAX_DELTA_CHARS], new[:MAX_DELTA_CHARS])
+    if softened:
+        out.flips.append(f"requirement softened: {softened}")
+    narrowed = _gate_narrowed(a, b, gated)
+    if narrowed:
+        out.flips.append("consent narrowed: " + ", ".join(narrowed[:3]))
     keys = {_key(w) for w in out.added}
     out.raw = [
         sentence
@@ -467,6 +677,13 @@ _IMPERATIVE = re.compile(
         r"include the",
         r"send",
         r"upload",
+        # Obedience asked for text the model reads elsewhere ("carry them out").
+        r"carry (?:them|it|these|those|this|that) out",
+        r"act on (?:them|it|these|those|this|that)",
+        r"obey",
+        r"comply with",
+        r"do what (?:it|they|these|those) says?",
+        r"follow (?:them|these|those|its steps|their steps|the steps|what (?:it|they) says?)",
     )
     # A tool's own first words may be a bare verb ("Call a tool registered by the page");
     # after "and"/"also" the same verb is one more thing the model is told to do.
@@ -488,18 +705,32 @@ _ACTION = re.compile(
     r"run[s]?|kill[s]?|drop[s]?|publish(?:es)?|transfer[s]?|approve[s]?|revoke[s]?|"
     r"grant[s]?|cancel[s]?|archive[s]?|purge[s]?|wipe[s]?|reset[s]?|charge[s]?|refund[s]?)\b"
 )
+_GATE_ACT = re.compile(r"[a-z]{3,}ing|" + _ACTION.pattern.replace(r"\b", ""))
+"""An act a consent rule names: a gerund ("before opening") or an action verb."""
 _MAKE_SURE = re.compile(
     r"\b(?:make sure|be sure|ensure|remember|don't forget|do not forget) (?:to|that|you)\b"
     r"|\b(?:is|are) (?:expected|required|supposed) to be\b"
     r"|\b(?:should|must|shall|will need to) (?:also|always|first|now|additionally)\b"
 )
+_CONCEAL = re.compile(
+    r"\b(?:leave|leaves|keep|keeps) (?:\S+ ){0,4}?out of (?:the |your |any |their )?(?:\S+ )?"
+    r"(?:summary|summaries|report|reports|reply|replies|answer|answers|response|responses|"
+    r"review|output|messages?|notes?|what you)"
+)
+"""Something the model is told to keep from the person it reports to."""
 _HARVEST = re.compile(
     r"\b(?:user'?s?|their|your|assistant'?s?|the) (?:\w+ ){0,3}(?:messages?|conversations?|chats?|"
     r"history|replies|prompts|questions|answers|transcripts?)\b"
     r"|\b(?:full|real|legal) names?\b|\bphone numbers?\b|\bhome address(?:es)?\b"
     r"|\bip address(?:es)?\b|\b(?:location|geolocation|contacts|location data)\b"
 )
-_ALWAYS = re.compile(r"\b(?:always|never)\s+(?!be\b|been\b)([a-z]+)(?<!s)\b")
+_ALWAYS = re.compile(
+    r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bget )(?<!\bgets )"
+    r"\b(?:always|never)\s+(?!be\b|been\b|the\b|a\b|an\b|as\b|in\b|on\b|at\b|for\b|to\b|"
+    r"more\b|less\b|any\b|part\b)([a-z]+)(?<!s)\b"
+)
+""""always/never" before a bare verb; "it is never the way", "never more than" or "are never
+printed" (a passive: what happens, not what the model is told) tells."""
 _CONDITION = re.compile(
     r"\b(?:if|when|whenever|once|unless|in case)\b(?:\s+\S+){0,4}?\s+(?:the )?(?:"
     + _WHO
@@ -514,7 +745,34 @@ _SEQUENCE = re.compile(
     r"displaying|any|every|each|all|this tool|the user|you|other)\b"
     r"|\bfrom now on\b|\b(?:every|each) time\b|\bfirst(?:,| call| use| run| read| ask| send| invoke| fetch| open| load)\b"
     r"|\bthen (?:call|send|use|run|invoke|forward|post|upload|tell|ask)\b"
+    # A destructive follow-up chained on: "then prune the branches", "afterwards remove".
+    r"|\b(?:then|afterwards|after that|once done|when done|follow(?:ed)? up (?:by|with)|"
+    r"finish(?:es)? (?:by|with)|wrap(?:s)? up (?:by|with)|end(?:s)? by),?(?: \S+){0,2}? "
+    r"(?:delet|remov|prun|drop|purg|wip|scal|shut|stop|kill|clos|archiv|revok|cancel|truncat|"
+    r"reset|restor|replac|overwrit|tid|clean)\w*"
 )
+_TOOL_CALL = re.compile(
+    r"\b(?:call|calls|calling|invoke|invoking|use|using|with|via|run|running) (?:the )?"
+    r"[a-z][a-z0-9]*_[a-z0-9_]+\b"
+)
+_FOLLOW_UP = re.compile(
+    r"\b(?:after|once|then|afterwards|next|followed by|as soon as|when (?:done|finished)|"
+    r"tidy up|clean up|straight after|right after|finish(?:es)? by|follow(?:ed)? up|wrap up|"
+    r"end by|subsequently)\b"
+)
+
+
+def _chain_hits(text: str) -> list[str]:
+    """A sentence that sends the model on to another tool after this one ("once the pull
+    request exists, tidy up by calling delete_branch"): a follow-up the user never asked for."""
+    out: list[str] = []
+    for sentence in re.split(r"[.!?;\n]", text):
+        call = _TOOL_CALL.search(sentence)
+        if call and _FOLLOW_UP.search(sentence):
+            out.append(call.group(0))
+    return out
+
+
 _AUTHORITY = re.compile(
     _words(
         # A bare "approved" describes data (an approved refund, a status); a claim says
@@ -583,11 +841,26 @@ _AUTHORITY = re.compile(
         r"trust (?:this|the) (?:tool|server|response|result)s?",
         r"(?:over|rather than|more than|instead of) the user",
         r"official(?:ly)?",
+        # Unattended use granted: nobody is asked.
+        r"unattended",
+        r"(?:without|no|needs no|requires no) (?:human |manual |operator |user )?"
+        r"(?:supervision|oversight|a human)",
+        r"cleared (?:for|to)",
+        r"auto-?run\w*",
+        r"(?:run|runs|use|call) (?:it |them )?freely",
+        r"hands-?off",
+        # Text said to come from someone with authority: read as orders.
+        r"(?:comes?|came|written|sent|issued|posted) (?:directly |straight )?(?:from|by) "
+        r"(?:the )?(?:maintainers?|admin\w*|owners?|release team|security team|developers?|"
+        r"operators?|platform team|staff|moderators?|ops)",
+        r"(?:call|mark|label|report) (?:it|them|these|those|this|that|all|every)(?: \S+){0,2}? "
+        r"(?:as )?(?:approved|safe|reviewed|audited|cleared|resolved|vetted|passed)",
         r"verified by",
         r"signed[ -]off",
         r"sign-?off",
         # "already confirmed by the venue" describes data; a sign-off claims permission.
-        r"already (?:\S+ )?(?:approved|authori[sz]ed|cleared|okayed|ok'?d|signed)",
+        r"already (?:\S+ )?(?:approved|authori[sz]ed|cleared|okayed|ok'?d|signed|audited|vetted|"
+        r"reviewed|verified|checked)",
         r"(?:skip|skipping|bypass|omit|forgo|waive|dispense with)(?: \S+){0,2}? (?:confirm\w*|"
         r"approvals?|reviews?|verification|prompts?|consent|are-you-sure|double-check\w*)",
         # Consent claimed in other words: given in advance, implied, not needed.
@@ -681,6 +954,14 @@ _CAPABILITY = re.compile(
         r"(?:previous|earlier|other) messages",
         r"share[sd]?",
         r"sharing",
+        # A safety step the platform runs, skipped on request.
+        r"(?:skip|skips|skipping|bypass\w*|disabl\w+|turns? off|without) (?:\S+ ){0,3}?"
+        r"(?:mask\w*|redact\w*|saniti[sz]\w*|filter(?:ing|s)?|escap\w*|scrub\w*|validation)",
+        r"un(?:masked|redacted|filtered|sanitized|sanitised|scrubbed)",
+        # Input nobody declared, handed on unread.
+        r"pass(?:es|ed)?[- ]through",
+        r"passed (?:on|along|straight)",
+        r"(?:any|all|every) other (?:fields?|keys?|properties|parameters|arguments|options)",
     )
 )
 _PATH = re.compile(
@@ -688,8 +969,12 @@ _PATH = re.compile(
     r"|\b[a-z]:\\[\w.\\\-]+|(?<![\w.])\.(?:env|ssh|aws|npmrc|netrc|git|kube|docker|config|bash_history)\b"
 )
 _SECRET_NAME = re.compile(
-    r"\$\{?[a-z_][a-z0-9_]*\}?|\b[a-z0-9]+(?:_[a-z0-9]+)*_(?:key|token|secret|password|pat|credentials?)\b"
+    r"\$\{?[a-z_][a-z0-9_]*\}?|\b(?!(?:get|set|list|read|rotate|renew|revoke|create|delete|update|"
+    r"fetch|generate|refresh|reset|issue|check|verify|validate)_)"
+    r"[a-z0-9]+(?:_[a-z0-9]+)*_(?:key|token|secret|password|pat|credentials?)\b"
 )
+"""A secret's name (``STRIPE_API_KEY``); a name that starts with a verb (``rotate_secret``)
+is a tool acting on one, not the secret."""
 _CODE = re.compile(
     r"`[^`\n]{1,200}`|\|\s*(?:sh|bash|zsh|python3?|node)\b|\b(?:curl|wget|eval|exec)\b\s*[-(\w'\"]|&&|\brm -"
 )
@@ -998,8 +1283,19 @@ def _claim_hits(text: str) -> list[str]:
         past = _PAST_CLAIM.match(hit) or _PERSON_ACT.match(hit)
         if past and _GATE_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
             continue
+        if _SIGN_WORD.fullmatch(hit.strip()) and _NEEDS_SIGN.search(
+            text[max(0, m.start() - 60) : m.start()]
+        ):
+            continue  # "both need the user's go-ahead": the gate, not a claim it was given
         out.append(hit.strip())
     return out
+
+
+_SIGN_WORD = re.compile(r"go-?ahead|sign-?off|signed[ -]off")
+_NEEDS_SIGN = re.compile(
+    r"\b(?:needs?|requires?|get|gets|obtain|obtains|ask for|asks for|wait for|waits for|until|"
+    r"only with|after)\s+(?:the |their |an? )?(?:\S+'s |\S+s' )?$"
+)
 
 
 def _sequence_hits(text: str) -> list[str]:
@@ -1046,14 +1342,27 @@ _DETERMINER = frozenset(
 )
 
 
+_WRITTEN_IN = re.compile(r"(?:\s+(?!in\b)\S+){0,3}?\s+in\b(?!to\b)")
+""""write the review in" names a language or format: text produced, not a file written."""
+
+
 def _verb_hits(pattern: re.Pattern[str], text: str) -> list[str]:
     """Action words used as verbs: "an approved refund" or "the archive" names a thing."""
     out: list[str] = []
     for m in pattern.finditer(text):
         before = text[max(0, m.start() - 40) : m.start()].split()[-2:]
+        if m.group(0).startswith("write") and _WRITTEN_IN.match(text, m.end()):
+            continue
         if not _DETERMINER & set(before):
             out.append(m.group(0).strip())
     return out
+
+
+_NEGATED_SCOPE = frozenset(["anything", "everything"])
+_NEGATED = re.compile(
+    r"\b(?:not|n't|never|no longer|without) (?:\S+ ){0,3}?(?:anything|everything)\b"
+)
+""""does not change anything": the scope word is inside a denial."""
 
 
 def _touches(hit: str, added: set[str]) -> bool:
@@ -1201,6 +1510,30 @@ def known_locator(locator: str, known: frozenset[str]) -> bool:
     return hosts <= known
 
 
+_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2}[\w.-]{0,2}){4,}")
+_WORDY = re.compile(r"[A-Za-z]{3,}")
+"""Text spelled in percent escapes: "%73%65%6E%64" is "send"; a %20 in a link is not a run."""
+
+
+_BAN = re.compile(r"\b(?:do not|don't|never) (\w+)")
+
+
+def _told_before(hit: str, old: set[str]) -> bool:
+    """A rewrite that gives an order the old text gave with the same verb ("Ask the user
+    before ..." retold as "..., so ask the user first"): the order is not new."""
+    words = [_key(w) for w in _TOKEN.findall(hit) if w not in _SENTENCE_END]
+    verbs = [w for w in words if w not in ("and", "so", "then", "also")]
+    return bool(verbs) and all(v in old for v in verbs)
+
+
+def _same_ban(hit: str, text: str, forbidden: set[str]) -> bool:
+    """ "Do not print credentials" for "Never print credentials": the ban the old text had."""
+    if not hit.lstrip(".!?;:,\n ").startswith(("do not", "don't")):
+        return False
+    verbs = [_key(m.group(1)) for m in _BAN.finditer(text)]
+    return bool(verbs) and all(v in forbidden for v in verbs)
+
+
 def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]:
     """What the added words can make a model do, each with the words that drove it.
 
@@ -1229,21 +1562,34 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
         ("capability", _CAPABILITY),
         ("directive", _FILL),
         ("directive", _MAKE_SURE),
+        ("directive", _CONCEAL),
         ("harvest", _HARVEST),
         ("capability", _ACTION),
     ):
         if kind in ("capability", "harvest"):  # a scope word counts if the old text lacked it
-            fresh = {w for w in added if not _stems(w) & d.old_keys and not _same_act(w, d)}
+            old_roots = {_root(k) for k in d.old_keys}
+            fresh = {
+                w
+                for w in added
+                if not _stems(w) & d.old_keys and _root(w) not in old_roots and not _same_act(w, d)
+            }
             if pattern is _ACTION and d.rewrite and any(map(_ACTED.fullmatch, d.old_keys)):
                 continue  # "E-mails a statement" retold as "Sends a statement by e-mail"
             hits = _verb_hits(pattern, text) if pattern is _ACTION else _hits(pattern, text)
+            if pattern is _CAPABILITY:
+                hits = [h for h in hits if h not in _NEGATED_SCOPE or not _NEGATED.search(text)]
             found = [h for h in hits if _touches(h, fresh)]
         elif pattern is _SEQUENCE:
-            found = [h for h in _sequence_hits(live) if _touches(h, added)]
+            hits = _sequence_hits(live) + _chain_hits(live)
+            found = [h for h in hits if _touches(h, added)]
         elif pattern is _AUTHORITY:
             found = [h for h in _claim_hits(live) if _touches(h, added)]
         else:
             found = [h for h in _hits(pattern, live) if _touches(h, added)]
+            if pattern is _IMPERATIVE and d.old_forbidden:
+                found = [h for h in found if not _same_ban(h, live, d.old_forbidden)]
+            if pattern is _IMPERATIVE and d.rewrite:
+                found = [h for h in found if not _told_before(h, d.old_keys)]
         if found:
             out.append(Signal(kind, tuple(dict.fromkeys(found))))
     waived = _waived_consent(d.context, added)
@@ -1265,6 +1611,13 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
         for sentence in d.raw
         for run in decode_runs(sentence)
         if _touches(_fold(sentence[run.start : run.end]), added)
+    ]
+    encoded += [
+        f"percent-encoding: {plain[:40]}"
+        for sentence in d.raw
+        for m in _PERCENT_RUN.finditer(sentence[:MAX_DELTA_CHARS])
+        if _touches(_fold(m.group(0)), added)
+        and _WORDY.search(plain := urllib.parse.unquote(m.group(0), errors="replace"))
     ]
     if encoded:
         out.append(Signal("entity", tuple(encoded)))
