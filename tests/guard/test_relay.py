@@ -201,11 +201,19 @@ async def test_a_page_seen_before_is_judged_again_after_the_lockfile_changes(
     async with guarded(project) as s:
         assert await _names(s) == ALL_TOOLS
         assert await _names(s) == ALL_TOOLS  # the same bytes again: verdicts reused
+        # Each step waits for its own list_changed (the server's after an edit, the guard's
+        # after it reloads the lockfile), so no step reads a state the guard has not seen yet.
+        s.changed = anyio.Event()
         project.edit_defs(_drift_write_file)
+        with anyio.fail_after(10):
+            await s.changed.wait()
+        s.changed = anyio.Event()
         done = await anyio.to_thread.run_sync(
             lambda: cli(project.root, "accept", f"{NAME}/write_file")
         )
         assert done.returncode == 0, done.stdout + done.stderr
+        with anyio.fail_after(10):
+            await s.changed.wait()  # the guard saw the new lockfile
         s.changed = anyio.Event()
         project.defs.write_text(original, encoding="utf-8")  # back to the bytes listed first
         with anyio.fail_after(10):
