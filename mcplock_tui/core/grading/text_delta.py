@@ -73,7 +73,7 @@ for _cls, _members in {
     "unless except",
     "modal": "must may might can could should shall will would required optional optionally always",
     "quantifier": "all any every each some only many few most more less fewer least single "
-    "one both either entire whole everything anything everyone anyone multiple several",
+    "one both either entire whole everything anything everyone anyone multiple several per",
 }.items():
     for _w in _members.split():
         _CLASSES[_key(_w)] = _cls
@@ -180,7 +180,9 @@ def _flipped(cls: str, was: list[str], now: list[str]) -> bool:
     """Negations, modals and numbers flip on any change; quantifiers only when they widen."""
     if cls != "quantifier":
         return sorted(was) != sorted(now)
-    wider = sum(w in _WIDER for w in now) > sum(w in _WIDER for w in was)
+    # "per room" already said every room: retold as "each room" it widens nothing.
+    was_wide = sum(w in _WIDER or w == "per" for w in was)
+    wider = sum(w in _WIDER for w in now) > was_wide
     return wider or sum(w in _NARROWER for w in now) < sum(w in _NARROWER for w in was)
 
 
