@@ -62,7 +62,7 @@ CATEGORIES: dict[str, str] = {
     "description-removed": "a description was removed",
     "text-cosmetic": "whitespace, punctuation, case or typo-level edit",
     "title-changed": "a title or display name changed (medium when it grows into a sentence)",
-    "parameter-added": "a new parameter or prompt argument (required: high; optional: medium unless its name or description asks for something, or it names where an acting tool's effect goes; a true/false switch whose only signal is a scope word is medium on a tool that only reads, high on one that acts)",
+    "parameter-added": "a new parameter or prompt argument (required: high; optional: medium unless its name or description asks for something, or it names where an acting tool's effect goes or more of its act, such as also_unlock; a true/false switch whose only signal is a scope word is medium on a tool that only reads, high on one that acts)",
     "parameter-removed": "a parameter or prompt argument was removed",
     "capability-widened": "required to optional, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, a union alternative of a type no old alternative had (its fields graded as new optional parameters), or an enum that keeps its values and gains plain ones (high for a value like all, public, admin, primary or production, one that names a secret such as a PIN, password or access code, or an unlock or disarm act, or on a parameter that says where an acting tool's effect goes; digits written onto a value's letters, as in pm25, are part of its name, not a number)",
     "capability-narrowed": "the opposite of widened",
@@ -132,7 +132,8 @@ _ACTS = re.compile(
     r"approve[sd]?|revoke[sd]?|grant(?:s|ing)?|assign(?:s|ing)?|enable[sd]?|disable[sd]?|"
     r"reset(?:s|ting)?|rollback|revert(?:s|ing)?|reboot(?:s|ing)?|shutdown|terminate[sd]?|"
     r"sign(?:s|ing)?|charge[sd]?|refund(?:s|ing)?|buy(?:s|ing)?|purchase[sd]?|book(?:s|ing)?|"
-    r"rotate[sd]?|renew(?:s|ing)?|regenerate[sd]?|reissue[sd]?|scale[sd]?|restore[sd]?)\b"
+    r"rotate[sd]?|renew(?:s|ing)?|regenerate[sd]?|reissue[sd]?|scale[sd]?|restore[sd]?|"
+    r"unlock(?:s|ed|ing)?|disarm(?:s|ed|ing)?)\b"
 )
 """Words by which a tool's own text says it changes or sends something."""
 _DESTROYS = re.compile(
@@ -686,11 +687,23 @@ def _redirects(reason: Reason) -> bool:
     return any(_REDIRECT_PARAM.match(w.lower()) for w in _WORD_SPLIT.findall(name))
 
 
+_MORE = frozenset(["also", "extra", "additional", "other", "others", "more"])
+
+
+def _more_targets(reason: Reason, does: list[str]) -> bool:
+    """A new optional parameter named for more of the tool's own act (``also_unlock``,
+    ``extra_delete``): each call can now act on targets the user did not name."""
+    if reason.category != "parameter-added" or not reason.path:
+        return False
+    words = {w.lower() for w in _WORD_SPLIT.findall(reason.path.split(".")[-1])}
+    return bool(words & _MORE) and any(w[:5] == a[:5] for w in words for a in does)
+
+
 def _acting_input(reasons: list[Reason], does: list[str]) -> Iterator[Reason]:
     """Input widenings kept medium on a tool that only reads are high on one that acts.
 
     A new optional parameter that redirects the effect (a recipient, a destination, a
-    webhook) on any tool that acts; undeclared keys accepted on a tool whose effect leaves
+    webhook) or is named for more of the act (``also_unlock``) on any tool that acts; undeclared keys accepted on a tool whose effect leaves
     the system (sends, posts, invites), where an extra ``cc`` or ``attachments`` key goes
     out with it. Undeclared keys opened on a tool that creates or deletes stay medium:
     schema generators drop ``additionalProperties: false`` in routine releases.
@@ -703,7 +716,8 @@ def _acting_input(reasons: list[Reason], does: list[str]) -> Iterator[Reason]:
             or (r.category == "default-changed" and SWITCHED in r.message)
             or (r.message.startswith(VALUES_ADDED) and _redirects(r))
         )
-        if r.severity == M and ((opened and sends) or (does and (_redirects(r) or switch))):
+        more = does and _more_targets(r, does)
+        if r.severity == M and ((opened and sends) or (does and (_redirects(r) or switch or more))):
             why = f"on a tool whose own text says it acts ({_named(sends if opened else does)})"
             yield Reason(r.category, H, f"{r.message}, {why}", r.path)
         else:
