@@ -629,6 +629,19 @@ def _words(*items: str) -> str:
     return r"\b(?:" + "|".join(items) + r")\b"
 
 
+_YOU_WORD = re.compile(r"\byou\b", re.IGNORECASE)
+_YOU_ARGUMENT = re.compile(
+    r"\b(?:the|a|an|any|each|every) [\w-]+ you (?:pass|give|supply|provide|enter|set|choose|pick)"
+    r"(?:e?s|ed)?\b",
+    re.IGNORECASE,
+)
+""""The reason you pass": the caller's argument named in a noun phrase, not an order."""
+
+
+def _only_argument_you(text: str) -> bool:
+    return len(_YOU_WORD.findall(text)) == len(_YOU_ARGUMENT.findall(text))
+
+
 _ADDRESSEE = re.compile(
     _words(
         r"you",
@@ -1592,6 +1605,8 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
                 found = [h for h in found if not _same_ban(h, live, d.old_forbidden)]
             if pattern is _IMPERATIVE and d.rewrite:
                 found = [h for h in found if not _told_before(h, d.old_keys)]
+            if pattern is _ADDRESSEE and "you" in {h.casefold() for h in found}:
+                found = [h for h in found if h.casefold() != "you" or not _only_argument_you(live)]
         if found:
             out.append(Signal(kind, tuple(dict.fromkeys(found))))
     waived = _waived_consent(d.context, added)
