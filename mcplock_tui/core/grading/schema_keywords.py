@@ -323,7 +323,8 @@ VALUES_ADDED = "allowed values loosened by named values"
 parameter names where an acting tool's effect goes)."""
 
 
-_IDENT_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|[^\W\d_]+")
+# Digits written onto letters stay with them: ``pm25``, ``co2`` are names, not counts.
+_IDENT_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+|[^\W\d_]+")
 
 
 def _spoken(value: str) -> str:
@@ -357,11 +358,15 @@ _SCOPE_VALUE = re.compile(
     r"\b(?:all|every|any|everything|everyone|entire|public|external|unsafe|raw|root|"
     r"privileged|unrestricted|force|global|owner|admin|"
     # The live or writable side of a system a tool was kept off: the primary database.
-    r"primary|master|prod|production|live|writer|read-?write|rw)\b",
+    r"primary|master|prod|production|live|writer|read-?write|rw|"
+    # A secret or a physical protection dropped: PIN codes, passwords, unlocking, disarming.
+    r"pins?|passcodes?|passwords?|secrets?|credentials?|(?:alarm|access|door|lock|security) "
+    r"codes?|unlock(?:s|ing)?|disarm(?:s|ing)?)\b",
     re.IGNORECASE,
 )
 """A new enum value that widens who or what (``public``, ``all``, ``admin``, ``primary``,
-``production``): high anywhere."""
+``production``), reads a secret (``pin_codes``) or drops a physical protection (``unlock``,
+``disarm``): high anywhere."""
 
 
 def _limit_words(key: str, old: Any, new: Any, looser: bool) -> str:

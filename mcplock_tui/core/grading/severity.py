@@ -55,18 +55,18 @@ C, H, M, L = Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 CATEGORIES: dict[str, str] = {
     "annotation-loosened": "a hint now claims less safety (readOnlyHint true to false: high; destructive, idempotent or open-world: medium); never critical",
-    "annotation-tightened": "a hint now claims more safety (readOnlyHint to true: high, critical when the tool's own text says it acts, including a name that makes something such as open_pull_request or add_note, medium when its name says it reads; destructiveHint to false, idempotentHint to true or openWorldHint to false: medium, high when the text contradicts: a tool that rotates, revokes or deletes, or whose name makes a new thing each call)",
+    "annotation-tightened": "a hint now claims more safety (readOnlyHint to true: high, critical when the tool's own text says it acts, including a name that makes something such as open_pull_request or add_note, medium when its name says it reads; destructiveHint to false, idempotentHint to true or openWorldHint to false: medium, high when the text contradicts: a tool that rotates, revokes, deletes, unlocks or disarms, or whose name makes a new thing each call)",
     "annotation-changed": "another annotation key changed, or a hint was rewritten with the same effect (medium when the new value is not a boolean)",
     "tool-shadowing": "a new or renamed tool is named like another server's tool or a sibling, repeats a name, is renamed to a look-alike of itself, or a name mixes scripts or hides characters",
     "description-changed": "model-read text changed or added: high when the edit directs the model, sets conditions on the user, orders tool calls, claims authority, overrides earlier guidance, introduces a path, host, e-mail, secret name or code, adds capability words, flips a negation, modal, quantifier or number, or is in a language the grader cannot read; medium for a rewording",
     "description-removed": "a description was removed",
     "text-cosmetic": "whitespace, punctuation, case or typo-level edit",
     "title-changed": "a title or display name changed (medium when it grows into a sentence)",
-    "parameter-added": "a new parameter or prompt argument (required: high; optional: medium unless its name or description asks for something, or it names where an acting tool's effect goes; a true/false switch whose only signal is a scope word is medium on a tool that only reads, high on one that acts)",
+    "parameter-added": "a new parameter or prompt argument (required: high; optional: medium unless its name or description asks for something, or it names where an acting tool's effect goes or more of its act, such as also_unlock; a true/false switch whose only signal is a scope word is medium on a tool that only reads, high on one that acts)",
     "parameter-removed": "a parameter or prompt argument was removed",
-    "capability-widened": "required to optional, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, a union alternative of a type no old alternative had (its fields graded as new optional parameters), or an enum that keeps its values and gains plain ones (high for a value like all, public, admin, primary or production, or on a parameter that says where an acting tool's effect goes)",
+    "capability-widened": "required to optional, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, a union alternative of a type no old alternative had (its fields graded as new optional parameters), or an enum that keeps its values and gains plain ones (high for a value like all, public, admin, primary or production, one that names a secret such as a PIN, password or access code, or an unlock or disarm act, or on a parameter that says where an acting tool's effect goes; digits written onto a value's letters, as in pm25, are part of its name, not a number)",
     "capability-narrowed": "the opposite of widened",
-    "default-changed": "a default or example value changed (high when its new text steers the model, on a parameter that names where an acting tool's effect goes, or when a true/false default flips on a tool that acts)",
+    "default-changed": "a default or example value changed (high when its new text steers the model, when a default on a parameter that names where an acting tool's effect goes changes, or when a true/false default flips on a tool that acts; an example that steers nowhere stays medium)",
     "schema-changed": "another schema keyword changed (low when only the spelling of the same constraints changed, high when a schema is not an object)",
     "output-schema-changed": "the output schema changed (medium; its text, and a new field whose name or text steers the model, keep their band)",
     "tool-added": "a new tool not marked read-only (high when its text names a side effect or it takes a URL or host, medium when it only returns or computes)",
@@ -132,18 +132,20 @@ _ACTS = re.compile(
     r"approve[sd]?|revoke[sd]?|grant(?:s|ing)?|assign(?:s|ing)?|enable[sd]?|disable[sd]?|"
     r"reset(?:s|ting)?|rollback|revert(?:s|ing)?|reboot(?:s|ing)?|shutdown|terminate[sd]?|"
     r"sign(?:s|ing)?|charge[sd]?|refund(?:s|ing)?|buy(?:s|ing)?|purchase[sd]?|book(?:s|ing)?|"
-    r"rotate[sd]?|renew(?:s|ing)?|regenerate[sd]?|reissue[sd]?|scale[sd]?|restore[sd]?)\b"
+    r"rotate[sd]?|renew(?:s|ing)?|regenerate[sd]?|reissue[sd]?|scale[sd]?|restore[sd]?|"
+    r"unlock(?:s|ed|ing)?|disarm(?:s|ed|ing)?)\b"
 )
 """Words by which a tool's own text says it changes or sends something."""
 _DESTROYS = re.compile(
     r"\b(?:delete[sd]?|deleting|remove[sd]?|removing|overwrite[sd]?|drop(?:s|ping)?|erase[sd]?|"
     r"purge[sd]?|destroy(?:s|ing)?|cancel(?:s|led|ling)?|kill(?:s|ing)?|wipe[sd]?|permanent(?:ly)?|"
-    r"irreversibl[ey]|cannot be undone|truncate[sd]?|rotate[sd]?|rotating|revoke[sd]?|revoking|"
+    r"irreversibl[ey]|cannot be undone|unlock(?:s|ed|ing)?|disarm(?:s|ed|ing)?|truncate[sd]?|rotate[sd]?|rotating|revoke[sd]?|revoking|"
     r"invalidate[sd]?|invalidating|stops? working|no longer works?|replace[sd]? (?:the )?(?:live|"
     r"existing|current)|(?:are|is|be|get|gets) (?:\S+ )?(?:replaced|overwritten|lost|discarded|"
     r"wiped)|over the (?:live|existing|current))\b"
 )
-"""Words by which a tool says it destroys: a rotated or revoked secret stops working."""
+"""Words by which a tool says it destroys: a rotated or revoked secret stops working; an
+unlocked door or a disarmed alarm drops a physical protection."""
 _OUTWARD = re.compile(
     r"\b(?:web|internet|urls?|https?|fetch(?:es)?|external|remote|e-?mails?|webhooks?|network|"
     r"online|download(?:s)?|upload(?:s)?|websites?|pages? on|invit(?:es?|ations?|ing|ees?)|"
@@ -680,14 +682,28 @@ def _redirects(reason: Reason) -> bool:
         name = parts[last + 1]
     else:
         return False
+    if parts[-1] == "examples" and reason.severity < H:
+        return False  # an example whose text steers nowhere shows a value; it sets none
     return any(_REDIRECT_PARAM.match(w.lower()) for w in _WORD_SPLIT.findall(name))
+
+
+_MORE = frozenset(["also", "extra", "additional", "other", "others", "more"])
+
+
+def _more_targets(reason: Reason, does: list[str]) -> bool:
+    """A new optional parameter named for more of the tool's own act (``also_unlock``,
+    ``extra_delete``): each call can now act on targets the user did not name."""
+    if reason.category != "parameter-added" or not reason.path:
+        return False
+    words = {w.lower() for w in _WORD_SPLIT.findall(reason.path.split(".")[-1])}
+    return bool(words & _MORE) and any(w[:5] == a[:5] for w in words for a in does)
 
 
 def _acting_input(reasons: list[Reason], does: list[str]) -> Iterator[Reason]:
     """Input widenings kept medium on a tool that only reads are high on one that acts.
 
     A new optional parameter that redirects the effect (a recipient, a destination, a
-    webhook) on any tool that acts; undeclared keys accepted on a tool whose effect leaves
+    webhook) or is named for more of the act (``also_unlock``) on any tool that acts; undeclared keys accepted on a tool whose effect leaves
     the system (sends, posts, invites), where an extra ``cc`` or ``attachments`` key goes
     out with it. Undeclared keys opened on a tool that creates or deletes stay medium:
     schema generators drop ``additionalProperties: false`` in routine releases.
@@ -700,7 +716,8 @@ def _acting_input(reasons: list[Reason], does: list[str]) -> Iterator[Reason]:
             or (r.category == "default-changed" and SWITCHED in r.message)
             or (r.message.startswith(VALUES_ADDED) and _redirects(r))
         )
-        if r.severity == M and ((opened and sends) or (does and (_redirects(r) or switch))):
+        more = does and _more_targets(r, does)
+        if r.severity == M and ((opened and sends) or (does and (_redirects(r) or switch or more))):
             why = f"on a tool whose own text says it acts ({_named(sends if opened else does)})"
             yield Reason(r.category, H, f"{r.message}, {why}", r.path)
         else:

@@ -130,6 +130,20 @@ def _compat(text: str) -> set[str]:
     return {ch for ch in text if ch.isalnum() and unicodedata.normalize("NFKC", ch) != ch}
 
 
+_RETIRED = re.compile(
+    r"\b(?:and |it )?(?:will|is to|are to|is going to) be (?:removed|dropped|retired|deleted) "
+    r"(?:in|from|with|after|by) (?:v(?:ersion)? ?\d+(?:\.\d+)*|\d+(?:\.\d+)+|(?:a|the next|a "
+    r"later|a future) (?:major |minor )?(?:release|version))",
+    re.IGNORECASE,
+)
+"""The end of a deprecation note ("is deprecated and will be removed in 3.0"): it says when
+the server drops a feature, not that the tool removes anything or that the model will."""
+
+
+def _retired_dropped(text: str) -> str:
+    return _RETIRED.sub("", text) if "deprecat" in text.casefold() else text
+
+
 def _meaning_cause(old: str, new: str, known: frozenset[str] = frozenset()) -> str | None:
     """Why an edit is a change of meaning before any word is compared, or None."""
     if has_hidden(old) != has_hidden(new) or (has_hidden(new) and old != new):
@@ -210,7 +224,7 @@ def text_reason(
     cause = _meaning_cause(old, new, known_hosts)
     if cause is not None:
         return Reason("description-changed", Severity.HIGH, f"{what} changed: {cause}", path)
-    d = delta(old, new)
+    d = delta(_retired_dropped(old), _retired_dropped(new))
     if not d.added and not d.removed:
         return Reason(
             "text-cosmetic", Severity.LOW, f"{what}: identifiers respelled, same words", path

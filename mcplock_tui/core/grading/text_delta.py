@@ -73,7 +73,7 @@ for _cls, _members in {
     "unless except",
     "modal": "must may might can could should shall will would required optional optionally always",
     "quantifier": "all any every each some only many few most more less fewer least single "
-    "one both either entire whole everything anything everyone anyone multiple several",
+    "one both either entire whole everything anything everyone anyone multiple several per",
 }.items():
     for _w in _members.split():
         _CLASSES[_key(_w)] = _cls
@@ -180,7 +180,9 @@ def _flipped(cls: str, was: list[str], now: list[str]) -> bool:
     """Negations, modals and numbers flip on any change; quantifiers only when they widen."""
     if cls != "quantifier":
         return sorted(was) != sorted(now)
-    wider = sum(w in _WIDER for w in now) > sum(w in _WIDER for w in was)
+    # "per room" already said every room: retold as "each room" it widens nothing.
+    was_wide = sum(w in _WIDER or w == "per" for w in was)
+    wider = sum(w in _WIDER for w in now) > was_wide
     return wider or sum(w in _NARROWER for w in now) < sum(w in _NARROWER for w in was)
 
 
@@ -625,6 +627,19 @@ def delta(old: str, new: str) -> Delta:
 
 def _words(*items: str) -> str:
     return r"\b(?:" + "|".join(items) + r")\b"
+
+
+_YOU_WORD = re.compile(r"\byou\b", re.IGNORECASE)
+_YOU_ARGUMENT = re.compile(
+    r"\b(?:the|a|an|any|each|every) [\w-]+ you (?:pass|give|supply|provide|enter|set|choose|pick)"
+    r"(?:e?s|ed)?\b",
+    re.IGNORECASE,
+)
+""""The reason you pass": the caller's argument named in a noun phrase, not an order."""
+
+
+def _only_argument_you(text: str) -> bool:
+    return len(_YOU_WORD.findall(text)) == len(_YOU_ARGUMENT.findall(text))
 
 
 _ADDRESSEE = re.compile(
@@ -1590,6 +1605,8 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
                 found = [h for h in found if not _same_ban(h, live, d.old_forbidden)]
             if pattern is _IMPERATIVE and d.rewrite:
                 found = [h for h in found if not _told_before(h, d.old_keys)]
+            if pattern is _ADDRESSEE and "you" in {h.casefold() for h in found}:
+                found = [h for h in found if h.casefold() != "you" or not _only_argument_you(live)]
         if found:
             out.append(Signal(kind, tuple(dict.fromkeys(found))))
     waived = _waived_consent(d.context, added)
