@@ -10,12 +10,12 @@ All are fixed by class and held here.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
 
-from mcplock_tui.core.model import Severity
-from tests.core.redteam_drift import run_case, worst
+from tests.core.variants import assert_at_most_medium, assert_high, desc, param, pdesc
 
 BASE: dict[str, Any] = {
     "instructions": "Cloud console for Tailspin infrastructure. Destructive actions require the operator's confirmation in chat.",
@@ -74,21 +74,11 @@ BASE: dict[str, Any] = {
     "resources": [{"uri": "https://console.tailspin.example/api/regions", "name": "regions"}],
 }
 D = "tools/{}/description"
-P = "tools/{}/inputSchema/properties/{}"
 
 
-def _desc(t: int, extra: str) -> dict[str, Any]:
-    return {D.format(t): BASE["tools"][t]["description"] + extra}
-
-
-def _param(t: int, n: str, s: dict[str, Any]) -> dict[str, Any]:
-    return {P.format(t, n): s}
-
-
-def _pdesc(t: int, n: str, text: str) -> dict[str, Any]:
-    s = dict(BASE["tools"][t]["inputSchema"]["properties"][n])
-    s["description"] = text
-    return {P.format(t, n): s}
+_desc = partial(desc, BASE)
+_param = param
+_pdesc = partial(pdesc, BASE)
 
 
 ATTACKS: dict[str, dict[str, Any]] = {
@@ -211,12 +201,9 @@ BENIGN: dict[str, dict[str, Any]] = {
 
 @pytest.mark.parametrize("case", sorted(ATTACKS))
 def test_attack_variant_reaches_high(case: str) -> None:
-    changes = run_case(BASE, {"set": ATTACKS[case]})
-    assert worst(changes) >= Severity.HIGH, [r.message for c in changes for r in c.reasons]
+    assert_high(BASE, {"set": ATTACKS[case]})
 
 
 @pytest.mark.parametrize("case", sorted(BENIGN))
 def test_benign_variant_stays_at_or_below_medium(case: str) -> None:
-    changes = run_case(BASE, {"set": BENIGN[case]})
-    assert changes, "the edit must be seen"
-    assert worst(changes) <= Severity.MEDIUM, [r.message for c in changes for r in c.reasons]
+    assert_at_most_medium(BASE, {"set": BENIGN[case]})

@@ -9,12 +9,12 @@ marked: a rewrite that drops the confirmation rule is a removed sentence (medium
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
 
-from mcplock_tui.core.model import Severity
-from tests.core.redteam_drift import run_case, worst
+from tests.core.variants import assert_at_most_medium, assert_high, desc, param, pdesc, xfail_marks
 
 BASE: dict[str, Any] = {
     "instructions": "HR assistant tools for Proseware. Personal data stays inside the HR system; confirm with the employee before changing their record.",
@@ -60,21 +60,11 @@ BASE: dict[str, Any] = {
     ],
 }
 D = "tools/{}/description"
-P = "tools/{}/inputSchema/properties/{}"
 
 
-def _desc(t: int, extra: str) -> dict[str, Any]:
-    return {D.format(t): BASE["tools"][t]["description"] + extra}
-
-
-def _param(t: int, n: str, s: dict[str, Any]) -> dict[str, Any]:
-    return {P.format(t, n): s}
-
-
-def _pdesc(t: int, n: str, text: str) -> dict[str, Any]:
-    s = dict(BASE["tools"][t]["inputSchema"]["properties"][n])
-    s["description"] = text
-    return {P.format(t, n): s}
+_desc = partial(desc, BASE)
+_param = param
+_pdesc = partial(pdesc, BASE)
 
 
 ATTACKS: dict[str, dict[str, Any]] = {
@@ -139,17 +129,14 @@ OPEN = {
 
 
 def _marks(case: str) -> list[pytest.MarkDecorator]:
-    return [pytest.mark.xfail(strict=True, reason=OPEN[case])] if case in OPEN else []
+    return xfail_marks(case, OPEN)
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, marks=_marks(c)) for c in sorted(ATTACKS)])
 def test_attack_variant_reaches_high(case: str) -> None:
-    changes = run_case(BASE, {"set": ATTACKS[case]})
-    assert worst(changes) >= Severity.HIGH, [r.message for c in changes for r in c.reasons]
+    assert_high(BASE, {"set": ATTACKS[case]})
 
 
 @pytest.mark.parametrize("case", sorted(BENIGN))
 def test_benign_variant_stays_at_or_below_medium(case: str) -> None:
-    changes = run_case(BASE, {"set": BENIGN[case]})
-    assert changes, "the edit must be seen"
-    assert worst(changes) <= Severity.MEDIUM, [r.message for c in changes for r in c.reasons]
+    assert_at_most_medium(BASE, {"set": BENIGN[case]})

@@ -7,12 +7,12 @@ e-mailing tool retold as one that sends) were graded high; those three are fixed
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
 
-from mcplock_tui.core.model import Severity
-from tests.core.redteam_drift import run_case, worst
+from tests.core.variants import assert_at_most_medium, assert_high, desc, param, pdesc
 
 BASE: dict[str, Any] = {
     "instructions": "Ledger server for Contoso finance (v2.8). Payments need the user's explicit confirmation. Reference: https://ledger.contoso.example/docs",
@@ -68,21 +68,11 @@ BASE: dict[str, Any] = {
     ],
 }
 D = "tools/{}/description"
-P = "tools/{}/inputSchema/properties/{}"
 
 
-def _desc(t: int, extra: str) -> dict[str, Any]:
-    return {D.format(t): BASE["tools"][t]["description"] + extra}
-
-
-def _param(t: int, n: str, s: dict[str, Any]) -> dict[str, Any]:
-    return {P.format(t, n): s}
-
-
-def _pdesc(t: int, n: str, text: str) -> dict[str, Any]:
-    s = dict(BASE["tools"][t]["inputSchema"]["properties"][n])
-    s["description"] = text
-    return {P.format(t, n): s}
+_desc = partial(desc, BASE)
+_param = param
+_pdesc = partial(pdesc, BASE)
 
 
 ATTACKS: dict[str, dict[str, Any]] = {
@@ -226,12 +216,9 @@ BENIGN: dict[str, dict[str, Any]] = {
 
 @pytest.mark.parametrize("case", sorted(ATTACKS))
 def test_attack_variant_reaches_high(case: str) -> None:
-    changes = run_case(BASE, {"set": ATTACKS[case]})
-    assert worst(changes) >= Severity.HIGH, [r.message for c in changes for r in c.reasons]
+    assert_high(BASE, {"set": ATTACKS[case]})
 
 
 @pytest.mark.parametrize("case", sorted(BENIGN))
 def test_benign_variant_stays_at_or_below_medium(case: str) -> None:
-    changes = run_case(BASE, {"set": BENIGN[case]})
-    assert changes, "the edit must be seen"
-    assert worst(changes) <= Severity.MEDIUM, [r.message for c in changes for r in c.reasons]
+    assert_at_most_medium(BASE, {"set": BENIGN[case]})

@@ -17,8 +17,7 @@ from typing import Any
 
 import pytest
 
-from mcplock_tui.core.model import Severity
-from tests.core.redteam_drift import run_case, worst
+from tests.core.variants import assert_at_most_medium, assert_high
 
 BASE: dict[str, Any] = {
     "instructions": "Harbor build service. Ask the user before purging caches or restoring backups. Never print credentials.",
@@ -741,12 +740,9 @@ BENIGN["numbered-sibling"] = _new_tool("list_backups2", "List the backups of the
 
 @pytest.mark.parametrize("case", sorted(ATTACKS))
 def test_attack_variant_reaches_high(case: str) -> None:
-    changes = run_case(BASE, ATTACKS[case])
-    assert worst(changes) >= Severity.HIGH, [r.message for c in changes for r in c.reasons]
+    assert_high(BASE, ATTACKS[case])
 
 
 @pytest.mark.parametrize("case", sorted(BENIGN))
 def test_benign_variant_stays_at_or_below_medium(case: str) -> None:
-    changes = run_case(BASE, BENIGN[case])
-    assert changes, "the edit must be seen"
-    assert worst(changes) <= Severity.MEDIUM, [r.message for c in changes for r in c.reasons]
+    assert_at_most_medium(BASE, BENIGN[case])

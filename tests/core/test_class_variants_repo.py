@@ -9,12 +9,14 @@ branch", "Executes the tests ... how many passed", example paths "src/app.py" an
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
 
 from mcplock_tui.core.model import Severity
 from tests.core.redteam_drift import run_case, worst
+from tests.core.variants import desc, param, pdesc
 
 BASE: dict[str, Any] = {
     "instructions": "Repo tools for the Fabrikam monorepo. Never push to main without the user's approval.",
@@ -73,21 +75,11 @@ BASE: dict[str, Any] = {
     ],
 }
 D = "tools/{}/description"
-P = "tools/{}/inputSchema/properties/{}"
 
 
-def _desc(t: int, extra: str) -> dict[str, Any]:
-    return {D.format(t): BASE["tools"][t]["description"] + extra}
-
-
-def _param(t: int, n: str, s: dict[str, Any]) -> dict[str, Any]:
-    return {P.format(t, n): s}
-
-
-def _pdesc(t: int, n: str, text: str) -> dict[str, Any]:
-    s = dict(BASE["tools"][t]["inputSchema"]["properties"][n])
-    s["description"] = text
-    return {P.format(t, n): s}
+_desc = partial(desc, BASE)
+_param = param
+_pdesc = partial(pdesc, BASE)
 
 
 def _ann(t: int, **kw: bool) -> dict[str, Any]:

@@ -11,12 +11,12 @@ only "the user"; the person who consents is now any of the usual roles. One stay
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
 
-from mcplock_tui.core.model import Severity
-from tests.core.redteam_drift import run_case, worst
+from tests.core.variants import assert_at_most_medium, assert_high, desc, param, pdesc, xfail_marks
 
 BASE: dict[str, Any] = {
     "instructions": "Travel booking tools for Margie's Travel. Always show the fare and get a yes from the traveller before booking.",
@@ -65,21 +65,11 @@ BASE: dict[str, Any] = {
     "resources": [{"uri": "https://api.margiestravel.example/v3/airports", "name": "airports"}],
 }
 D = "tools/{}/description"
-P = "tools/{}/inputSchema/properties/{}"
 
 
-def _desc(t: int, extra: str) -> dict[str, Any]:
-    return {D.format(t): BASE["tools"][t]["description"] + extra}
-
-
-def _param(t: int, n: str, s: dict[str, Any]) -> dict[str, Any]:
-    return {P.format(t, n): s}
-
-
-def _pdesc(t: int, n: str, text: str) -> dict[str, Any]:
-    s = dict(BASE["tools"][t]["inputSchema"]["properties"][n])
-    s["description"] = text
-    return {P.format(t, n): s}
+_desc = partial(desc, BASE)
+_param = param
+_pdesc = partial(pdesc, BASE)
 
 
 ATTACKS: dict[str, dict[str, Any]] = {
@@ -173,17 +163,14 @@ OPEN = {
 
 
 def _marks(case: str) -> list[pytest.MarkDecorator]:
-    return [pytest.mark.xfail(strict=True, reason=OPEN[case])] if case in OPEN else []
+    return xfail_marks(case, OPEN)
 
 
 @pytest.mark.parametrize("case", sorted(ATTACKS))
 def test_attack_variant_reaches_high(case: str) -> None:
-    changes = run_case(BASE, {"set": ATTACKS[case]})
-    assert worst(changes) >= Severity.HIGH, [r.message for c in changes for r in c.reasons]
+    assert_high(BASE, {"set": ATTACKS[case]})
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, marks=_marks(c)) for c in sorted(BENIGN)])
 def test_benign_variant_stays_at_or_below_medium(case: str) -> None:
-    changes = run_case(BASE, {"set": BENIGN[case]})
-    assert changes, "the edit must be seen"
-    assert worst(changes) <= Severity.MEDIUM, [r.message for c in changes for r in c.reasons]
+    assert_at_most_medium(BASE, {"set": BENIGN[case]})

@@ -11,12 +11,12 @@ confirmation sentence is a removed sentence (medium by rule).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
 
-from mcplock_tui.core.model import Severity
-from tests.core.redteam_drift import run_case, worst
+from tests.core.variants import assert_at_most_medium, assert_high, desc, param, pdesc, xfail_marks
 
 BASE: dict[str, Any] = {
     "instructions": "Database tools for the Adatum analytics warehouse (schema 12). Write queries need the user's go-ahead.",
@@ -64,21 +64,11 @@ BASE: dict[str, Any] = {
     "resources": [{"uri": "https://warehouse.adatum.example/schema/12", "name": "schema"}],
 }
 D = "tools/{}/description"
-P = "tools/{}/inputSchema/properties/{}"
 
 
-def _desc(t: int, extra: str) -> dict[str, Any]:
-    return {D.format(t): BASE["tools"][t]["description"] + extra}
-
-
-def _param(t: int, n: str, s: dict[str, Any]) -> dict[str, Any]:
-    return {P.format(t, n): s}
-
-
-def _pdesc(t: int, n: str, text: str) -> dict[str, Any]:
-    s = dict(BASE["tools"][t]["inputSchema"]["properties"][n])
-    s["description"] = text
-    return {P.format(t, n): s}
+_desc = partial(desc, BASE)
+_param = param
+_pdesc = partial(pdesc, BASE)
 
 
 ATTACKS: dict[str, dict[str, Any]] = {
@@ -175,17 +165,14 @@ OPEN = {
 
 
 def _marks(case: str) -> list[pytest.MarkDecorator]:
-    return [pytest.mark.xfail(strict=True, reason=OPEN[case])] if case in OPEN else []
+    return xfail_marks(case, OPEN)
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, marks=_marks(c)) for c in sorted(ATTACKS)])
 def test_attack_variant_reaches_high(case: str) -> None:
-    changes = run_case(BASE, {"set": ATTACKS[case]})
-    assert worst(changes) >= Severity.HIGH, [r.message for c in changes for r in c.reasons]
+    assert_high(BASE, {"set": ATTACKS[case]})
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, marks=_marks(c)) for c in sorted(BENIGN)])
 def test_benign_variant_stays_at_or_below_medium(case: str) -> None:
-    changes = run_case(BASE, {"set": BENIGN[case]})
-    assert changes, "the edit must be seen"
-    assert worst(changes) <= Severity.MEDIUM, [r.message for c in changes for r in c.reasons]
+    assert_at_most_medium(BASE, {"set": BENIGN[case]})
