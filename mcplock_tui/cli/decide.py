@@ -172,7 +172,7 @@ def run(args: argparse.Namespace, action: str) -> int:
         if s.status == Status.FAILED:
             raise CaptureError(f"{s.name}: {s.error}; nothing was written")
     skip = action == "accept" and not getattr(args, "include_rejected", False)
-    rejected = {i for s in report.servers for i in s.rejections} if skip else set()
+    rejected = report.rejections if skip else {}
     chosen, notes = select_changes(
         args.selectors, lock.servers, report.changes, skip_rejected=rejected
     )

@@ -375,8 +375,7 @@ def render_report(
     unchecked = (Status.FAILED, Status.UNPINNED, Status.LAUNCH_CHANGED)
     failed = [s for s in report.servers if s.status in unchecked]
     changes = report.changes
-    rejected = {i for s in report.servers for i in s.rejections}
-    line = f"Drift: {_summary(changes, rejected)}." if changes else "No drift."
+    line = f"Drift: {_summary(changes, report.rejections)}." if changes else "No drift."
     if failed:
         line += f" {len(failed)} server{'s' if len(failed) != 1 else ''} could not be checked."
     if report.known_findings:

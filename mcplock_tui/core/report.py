@@ -77,6 +77,11 @@ class Report:
     def changes(self) -> list[GradedChange]:
         return [c for s in self.servers for c in s.changes]
 
+    @property
+    def rejections(self) -> dict[str, Rejection]:
+        """Every server's review state, by change id (change ids name their server)."""
+        return {i: r for s in self.servers for i, r in s.rejections.items()}
+
     def rejection(self, change: GradedChange) -> Rejection | None:
         return next((s.rejection(change) for s in self.servers if s.name == change.server), None)
 
