@@ -6,7 +6,7 @@ shows its summary (state, cause of a failure, the tail of its log) instead of th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
@@ -64,8 +64,18 @@ class DetailPane(Vertical):
             self._tabs = TabbedContent(id="tabs", initial=f"tab-{self._active}")
             for key, title in TABS:  # as the ``with TabbedContent():`` form adds them
                 self._tabs.compose_add_child(TabPane(title, self._scrolls[key], id=f"tab-{key}"))
+            self._tabs.display = False  # shown by ``_mode``, whoever needed it first
             self.mount(self._tabs)
         return self._tabs
+
+    def _with_tabs(self, act: Callable[[TabbedContent], object]) -> None:
+        """``act`` on the tabs now, or after the next refresh when they were mounted just now
+        (their tab strip exists only then)."""
+        tabs = self._ensure_tabs()
+        if tabs.is_mounted:
+            act(tabs)
+        else:
+            self.call_after_refresh(act, tabs)
 
     def _mode(self, tabs: bool) -> None:
         if tabs:
@@ -101,13 +111,10 @@ class DetailPane(Vertical):
         self._body("raw", raw_text(change))
         count = len(change.findings)
         label = f"Findings {count}" if count else "Findings"
-        tabs = self._ensure_tabs()
-        if tabs.is_mounted:
-            tabs.get_tab("tab-findings").label = label
+        self._with_tabs(lambda tabs: setattr(tabs.get_tab("tab-findings"), "label", label))
+        if self._ensure_tabs().is_mounted:  # tabs mounted just now start at the top
             for scroll in self._scrolls.values():
                 scroll.scroll_home(animate=False)
-        else:  # mounted just now: its tab labels exist after the next refresh
-            self.call_after_refresh(lambda: setattr(tabs.get_tab("tab-findings"), "label", label))
 
     def show_lint(
         self, change: GradedChange, findings: Sequence[Finding] | None, captured: bool
@@ -124,12 +131,9 @@ class DetailPane(Vertical):
         return self._tabs.active.removeprefix("tab-")
 
     def activate(self, key: str) -> None:
-        self._active = key
-        if self._tabs is not None and self._tabs.is_mounted:
-            self._tabs.active = f"tab-{key}"
-        elif self._tabs is not None:  # mounted just now: switch once its tabs exist
-            tabs = self._tabs
-            self.call_after_refresh(lambda: setattr(tabs, "active", f"tab-{self._active}"))
+        self._active = key  # the tabs open on it when they are mounted later
+        if self._tabs is not None:
+            self._with_tabs(lambda tabs: setattr(tabs, "active", f"tab-{self._active}"))
 
     def cycle(self, step: int) -> None:
         keys = [k for k, _ in TABS]
