@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from mcplock_tui.core.diff import Change, FieldChange
 from mcplock_tui.core.model import JSON, ChangeType, Finding, Kind, Reason, Severity
+
+if TYPE_CHECKING:  # the report model loads without the diff (and difflib)
+    from mcplock_tui.core.diff import Change, FieldChange
 
 
 @dataclass(frozen=True, slots=True)

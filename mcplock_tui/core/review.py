@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from mcplock_tui.core.canonical import digest
-from mcplock_tui.core.diff import Change
 from mcplock_tui.core.errors import DecisionError
 from mcplock_tui.core.lockfile import Lockfile, Rejection, ServerPin
 from mcplock_tui.core.model import JSON, ChangeType, Kind, Surface
+
+if TYPE_CHECKING:  # type only: the app's first frame loads no diff
+    from mcplock_tui.core.diff import Change
 
 
 class Action(StrEnum):

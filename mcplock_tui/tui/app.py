@@ -36,9 +36,12 @@ from mcplock_tui.tui.messages import (
     ServerCaptured,
 )
 from mcplock_tui.tui.render.safe_text import one_line
-from mcplock_tui.tui.screens.modals import AcceptAllScreen, HelpScreen, RejectNoteScreen
 from mcplock_tui.tui.screens.review import ReviewScreen
 from mcplock_tui.tui.session import PENDING, ReviewSession, describe
+from mcplock_tui.tui.widgets.footer import KeyFooter
+
+_FOOTER_WAIT = 0.5
+"""Seconds after the first frame that capture waits, at most, for the footer's keys."""
 
 _WORKER_LABEL = {
     "capture": "capture",
@@ -85,13 +88,22 @@ class ReviewApp(App[int]):
         self._grading = 0
         """Captures being graded in threads; the cross-server regrade waits for them."""
         self._regrade_due = False
+        self._capture_started = False
 
     def get_default_screen(self) -> ReviewScreen:
         return self.review
 
     def on_ready(self) -> None:
         # After the first frame: importing the SDK and grading compete for the interpreter,
-        # so they start once the reviewer already sees the screen.
+        # so they start once the reviewer sees the whole screen, footer keys included. A
+        # footer that never fills in (no focus) delays capture by half a second at most.
+        self.set_timer(_FOOTER_WAIT, self._start_capture)
+
+    @on(KeyFooter.Shown)
+    def _start_capture(self) -> None:
+        if self._capture_started:
+            return
+        self._capture_started = True
         specs = [
             spec
             for name, spec in self.session.specs.items()
@@ -268,6 +280,8 @@ class ReviewApp(App[int]):
             if changes:
                 self.accept_changes(changes)
 
+        from mcplock_tui.tui.screens.modals import AcceptAllScreen
+
         self.push_screen(AcceptAllScreen(server, pending), chosen)
 
     def action_reject(self) -> None:
@@ -286,6 +300,8 @@ class ReviewApp(App[int]):
             self.post_message(
                 DecisionRecorded(f"Rejected {describe(change)}; the old pin stays.", [change.id])
             )
+
+        from mcplock_tui.tui.screens.modals import RejectNoteScreen
 
         self.push_screen(RejectNoteScreen(change), noted)
 
@@ -436,6 +452,8 @@ class ReviewApp(App[int]):
     # navigation -----------------------------------------------------------------------------
 
     def action_help(self) -> None:
+        from mcplock_tui.tui.screens.modals import HelpScreen
+
         self.push_screen(HelpScreen())
 
     def jump_to(self, key: str) -> None:

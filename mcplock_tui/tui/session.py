@@ -28,7 +28,6 @@ from mcplock_tui.core.report import ServerReport, Status
 from mcplock_tui.core.review import Action, Decision
 from mcplock_tui.core.verdict import Explained
 from mcplock_tui.errors import DecisionError, LockfileError
-from mcplock_tui.guard.runtime import annotate_from_disk
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.storage import read_lockfile
 
@@ -233,6 +232,8 @@ class ReviewSession:
 
     def set_report(self, report: ServerReport) -> None:
         state = self.servers.setdefault(report.name, ServerState(report.name))
+        from mcplock_tui.guard.runtime import annotate_from_disk  # after a capture only
+
         report = annotate_from_disk(report, self.lock_path, self.base, state.capture)
         if state.report is not None:
             for old in state.report.changes:

@@ -32,6 +32,7 @@ from mcplock_tui.core.diff import Change
 from mcplock_tui.core.model import ANNOTATION_DEFAULTS, JSON, ChangeType, Kind
 from mcplock_tui.tui.render.safe_text import (
     HIDDEN_STYLE,
+    JSON_ESCAPE,
     MUTED,
     display_json,
     json_value,
@@ -56,7 +57,6 @@ LONG_TEXT_NOTE = "text too long to diff word by word; showing lines"
 _TOKEN = re.compile(r"\s+|\w+|[^\w\s]")
 # JSON escapes control characters as \uXXXX; any such escape is worth a look. A literal
 # backslash-u typed by the server is highlighted too, which errs on the side of attention.
-JSON_ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}")
 _FIELD_ORDER = (
     "name",
     "title",

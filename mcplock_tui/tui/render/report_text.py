@@ -17,9 +17,9 @@ from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import JSON, Finding, Origin, Severity, text_at
 from mcplock_tui.core.verdict import Explained, ExplainFailure
-from mcplock_tui.tui.render.field_diff import JSON_ESCAPE
 from mcplock_tui.tui.render.safe_text import (
     HIDDEN_STYLE,
+    JSON_ESCAPE,
     MUTED,
     badge,
     display_json,

@@ -16,6 +16,7 @@ reviewer may see a token for a harmless format character, never miss a harmful o
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from textual.content import Content
@@ -24,6 +25,8 @@ from mcplock_tui.core.canonical import has_hidden, is_hidden, visible
 from mcplock_tui.core.model import Severity
 
 HIDDEN_STYLE = "bold reverse $text-warning"
+JSON_ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}")
+"""A ``\\uXXXX`` escape in displayed JSON: hidden characters, shown marked."""
 """How a hidden character's token stands out from the text around it."""
 MUTED = "$text-muted"
 

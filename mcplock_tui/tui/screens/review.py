@@ -18,7 +18,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, OptionList, Static, TabbedContent
+from textual.widgets import Input, OptionList, Static
 
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.groups import Group
@@ -27,6 +27,7 @@ from mcplock_tui.tui.render.report_text import summary_text
 from mcplock_tui.tui.render.safe_text import safe
 from mcplock_tui.tui.session import CONNECTING, PENDING, Filter, NavRow, ReviewSession, server_key
 from mcplock_tui.tui.widgets.detail import DetailPane
+from mcplock_tui.tui.widgets.footer import KeyFooter
 from mcplock_tui.tui.widgets.navigator import Navigator
 
 SPIN_INTERVAL = 0.1
@@ -70,7 +71,7 @@ class ReviewScreen(Screen[None]):
                 yield Navigator(id="nav")
             yield DetailPane(id="detail")
         yield Static(id="status")
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
         problem = self.session.lock_problem
@@ -245,8 +246,7 @@ class ReviewScreen(Screen[None]):
     def _filter_done(self) -> None:
         self.nav.focus()
 
-    @on(TabbedContent.TabActivated)
-    def _tab_changed(self) -> None:
+    def on_tabbed_content_tab_activated(self) -> None:  # TabbedContent loads lazily
         change = self.current_change
         if change is not None:
             self.show_side_tabs(change)

@@ -7,16 +7,16 @@ shows its summary (state, cause of a failure, the tail of its log) instead of th
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Static, TabbedContent, TabPane
+from textual.widgets import Static
 
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import Finding
 from mcplock_tui.core.verdict import Explained
-from mcplock_tui.tui.render.field_diff import change_blocks
 from mcplock_tui.tui.render.report_text import (
     change_head,
     explain_text,
@@ -27,6 +27,9 @@ from mcplock_tui.tui.render.report_text import (
 )
 from mcplock_tui.tui.session import ServerState
 from mcplock_tui.tui.widgets.split_view import SplitView
+
+if TYPE_CHECKING:
+    from textual.widgets import TabbedContent
 
 TABS = (
     ("diff", "Diff"),
@@ -61,6 +64,8 @@ class DetailPane(Vertical):
 
     def _ensure_tabs(self) -> TabbedContent:
         if self._tabs is None:
+            from textual.widgets import TabbedContent, TabPane  # not in the first frame
+
             self._tabs = TabbedContent(id="tabs", initial=f"tab-{self._active}")
             for key, title in TABS:  # as the ``with TabbedContent():`` form adds them
                 self._tabs.compose_add_child(TabPane(title, self._scrolls[key], id=f"tab-{key}"))
@@ -106,6 +111,8 @@ class DetailPane(Vertical):
         self.query_one("#detail-head", Static).update(change_head(change, state, note))
         if not moved:
             return
+        from mcplock_tui.tui.render.field_diff import change_blocks  # difflib, on first use
+
         self._body("diff", SplitView(change_blocks(change.diff)))
         self._body("findings", findings_text(change))
         self._body("raw", raw_text(change))
