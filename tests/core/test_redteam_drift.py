@@ -36,7 +36,12 @@ def test_case_holds(path: Path, case: dict[str, Any]) -> None:
         assert band <= Severity.MEDIUM, reasons
 
 
-@pytest.mark.parametrize("path", rounds(), ids=[p.stem for p in rounds()])
+def _rated(path: Path) -> Any:
+    why = load(path).get("known_rate_failure")
+    return pytest.param(path, marks=pytest.mark.xfail(strict=True, reason=why)) if why else path
+
+
+@pytest.mark.parametrize("path", [_rated(p) for p in rounds()], ids=[p.stem for p in rounds()])
 def test_round_rates(path: Path) -> None:
     missed, alarms, attacks, benign = score(path)
     assert len(missed) <= attacks // 10, missed

@@ -251,6 +251,15 @@ class _Comparer:
             )
         for name in sorted(set(o_props) - set(n_props)) if not alt else ():
             cat, band = ("parameter-removed", M) if pol > 0 else (WIDE, H)
+            if pol > 0 and is_gate_param(name, o_props[name]):
+                # ``confirmed: const true`` or ``dry_run`` gone: the check it forced is gone.
+                yield Reason(
+                    WIDE,
+                    H,
+                    f"parameter {name!r} removed: it was a confirmation or safety check",
+                    f"{base}.{name}",
+                )
+                continue
             yield Reason(cat, band, f"parameter {name!r} removed", f"{base}.{name}")
         for name in sorted(set(o_props) & set(n_props)):
             yield from self.compare(o_props[name], n_props[name], f"{base}.{name}", pol)
@@ -504,8 +513,6 @@ def _new_parameter(
     req = "required" if required else "optional"
     if pol < 0:
         return Reason(WIDE, H, f"new {req} parameter {name!r}", at)
-    if required:
-        return Reason("parameter-added", H, f"new required parameter {name!r}", at)
     spoken = " ".join(_PARAM_WORDS.findall(name)).lower() if name.isascii() else name
     parts = (
         [schema.get(k) for k in ("description", "default", "examples", "title")]
@@ -521,7 +528,15 @@ def _new_parameter(
     found = text_signals(said, text, known)
     if detect_param(name)[1]:
         return Reason(
-            "parameter-added", H, f"new optional parameter {name!r}: its name asks for text", at
+            "parameter-added", H, f"new {req} parameter {name!r}: its name asks for text", at
+        )
+    unmasks = _UNMASK.search(f"{spoken}. {text}")
+    if unmasks:
+        return Reason(
+            "parameter-added",
+            H,
+            f"new {req} parameter {name!r}: it can lift masking or redaction ({unmasks.group(0)!r})",
+            at,
         )
     flag = isinstance(schema, dict) and schema.get("type") == "boolean"
     if flag and not found and _SCOPE.search(text):
@@ -530,16 +545,44 @@ def _new_parameter(
         # include_forwarded, include_shared: a switch on what is returned; high on a tool
         # that acts (severity raises it there), where a switch can change the effect.
         why = "; ".join(sig.describe() for sig in found[:3])
-        return Reason("parameter-added", M, f"new optional parameter {name!r}: {FLAG} {why}", at)
+        return Reason("parameter-added", M, f"new {req} parameter {name!r}: {FLAG} {why}", at)
     if found or not name.isascii() or not name.isidentifier():
         why = "; ".join(sig.describe() for sig in found[:3]) or "its name is not plain ASCII"
-        return Reason("parameter-added", H, f"new optional parameter {name!r}: {why}", at)
+        return Reason("parameter-added", H, f"new {req} parameter {name!r}: {why}", at)
+    # A new required field the model must fill is read the same way as an optional one:
+    # an audit ``reason`` or an ``idempotency_key`` asks for nothing; a harvesting name or
+    # text is high above.
     return Reason(
         "parameter-added",
         M,
-        f"new optional parameter {name!r}: its name and description ask for nothing new",
+        f"new {req} parameter {name!r}: its name and description ask for nothing new",
         at,
     )
+
+
+_UNMASK = re.compile(
+    r"\b(?:reveal\w*|unmask\w*|unredact\w*|plain ?text|clear ?text|decrypt\w*|"
+    r"(?:full|raw|real|whole|complete|unmasked|actual) (?:secret|password|token|key|card|"
+    r"account|credential)s?(?: values?| numbers?)?|"
+    r"(?:show|return|include|expose)s? (?:the )?(?:full |raw )?(?:secret|password|token|"
+    r"credential)s?(?: values?)?|without (?:any )?mask\w*|instead of (?:the )?masked)\b",
+    re.IGNORECASE,
+)
+"""A switch or field that lifts masking: secret values, full card or account numbers."""
+
+_GATE_NAME = re.compile(
+    r"(?:^|_)(?:confirm\w*|approv\w*|consent\w*|acknowledg\w*|ack|dry_?run|preview|"
+    r"verif\w*|two_?factor|2fa|otp|sign_?off|change_?ticket)(?:$|_)",
+    re.IGNORECASE,
+)
+
+
+def is_gate_param(name: str, schema: Any) -> bool:
+    """A parameter that made the caller confirm, preview or prove something: ``confirmed``
+    (often ``const: true``), ``dry_run``, ``approval_code``."""
+    if _GATE_NAME.search(name):
+        return True
+    return isinstance(schema, dict) and schema.get("const") is True
 
 
 def schema_reasons(

@@ -238,6 +238,43 @@ def bound_looser(o: Bound | None, n: Bound | None, upper: bool) -> bool | None:
     return o[1] and not n[1]
 
 
+_QUANT = re.compile(r"(?<![\\(])(?:\{(\d{1,6})(?:(,)(\d{0,6}))?\}|[*+?])")
+_INF = float("inf")
+
+
+def _ranges(pattern: str) -> tuple[str, list[tuple[float, float]]]:
+    """A pattern's skeleton with each quantifier taken out, and the quantifiers' ranges."""
+    out: list[tuple[float, float]] = []
+
+    def take(m: re.Match[str]) -> str:
+        q = m.group(0)
+        if q in "*+?":
+            out.append({"*": (0.0, _INF), "+": (1.0, _INF), "?": (0.0, 1.0)}[q])
+        else:
+            low = float(m.group(1))
+            high = low if m.group(2) is None else float(m.group(3)) if m.group(3) else _INF
+            out.append((low, high))
+        return "\x00"
+
+    return _QUANT.sub(take, pattern), out
+
+
+def pattern_narrowed(old: Any, new: Any) -> bool:
+    """``^CHG-[0-9]{4,8}$`` -> ``^CHG-[0-9]{6}$``: the same pattern with every repeat count
+    inside the old one's range, so it matches a subset. Anything else is not proven."""
+    if not (isinstance(old, str) and isinstance(new, str)) or len(old) + len(new) > 4096:
+        return False
+    (a, ra), (b, rb) = _ranges(old), _ranges(new)
+    if a != b or len(ra) != len(rb):
+        return False
+    return all(o[0] <= n[0] and n[1] <= o[1] for o, n in zip(ra, rb, strict=True))
+
+
+def _goes_negative(o: Bound | None, n: Bound | None) -> bool:
+    """The floor now admits values below zero that it did not."""
+    return o is not None and o[0] >= 0 and (n is None or n[0] < 0)
+
+
 def show_bound(found: Bound | None) -> str:
     if found is None:
         return "none"
@@ -287,6 +324,10 @@ def scalar_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> I
             continue
         if o is ABSENT:
             yield direction(False, f"{key} added", f"{at}.{key}", pol)
+        elif key == "pattern" and pattern_narrowed(o, n):
+            yield direction(
+                False, f"pattern narrowed from {clip(o)} to {clip(n)}", f"{at}.{key}", pol
+            )
         else:
             how = "removed" if n is ABSENT else f"changed from {clip(o)} to {clip(n)}"
             yield direction(True, f"{key} {how}", f"{at}.{key}", pol)
@@ -296,18 +337,27 @@ def scalar_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> I
         if looser is not None:
             name = (n_b or o_b or (0, False, "maximum"))[2]
             how = "loosened" if looser else "tightened"
-            yield direction(
+            found = direction(
                 looser,
                 f"{name} {how} ({show_bound(o_b)} -> {show_bound(n_b)})",
                 f"{at}.{name}",
                 pol,
             )
+            if found.severity >= H and not upper and not _goes_negative(o_b, n_b):
+                # A lower floor (a threshold from 50 to 10) lets smaller values through;
+                # what grows an act's reach is a raised maximum or a floor dropped below
+                # zero (a negative amount turns a payment around).
+                found = Reason(found.category, M, f"{found.message} (a lower floor)", found.path)
+            yield found
     for key in sorted(UPPER | LOWER):
         o, n = a.get(key), b.get(key)
         if o != n:
             sign = 1 if key in UPPER else -1
             looser = n is None or (o is not None and sign * (n - o) > 0)
-            yield direction(looser, _limit_words(key, o, n, looser), f"{at}.{key}", pol)
+            found = direction(looser, _limit_words(key, o, n, looser), f"{at}.{key}", pol)
+            if found.severity >= H and key in LOWER:
+                found = Reason(found.category, M, f"{found.message} (a lower floor)", found.path)
+            yield found
     o, n = a.get("multipleOf"), b.get("multipleOf")
     if o != n:
         looser = n is None or (o is not None and not (n % o == 0 if o else False))
@@ -348,10 +398,25 @@ def _values_added(old: list[Any], new: list[Any], path: str) -> Reason | None:
     said = "\n".join(f"value {_spoken(v)}" for v in added if isinstance(v, str))  # labels
     found = text_signals("\n".join(words), said)
     shown = ", ".join(clip(v, 30) for v in added[:5])
-    if found or any(_SCOPE_VALUE.search(_spoken(v)) for v in added if isinstance(v, str)):
+    if found or any(
+        "*" in v or _SCOPE_VALUE.search(_spoken(v)) for v in added if isinstance(v, str)
+    ):
         why = "; ".join(sig.describe() for sig in found[:3]) or "a scope word"
         return Reason(WIDE, H, f"{VALUES_ADDED} ({shown}): {why}", path)
+    if any(_OUTWARD_VALUE.search(_spoken(v)) for v in added if isinstance(v, str)):
+        return Reason(WIDE, M, f"{VALUES_ADDED} ({shown}), {OUTWARD}", path)
     return Reason(WIDE, M, f"{VALUES_ADDED} ({shown})", path)
+
+
+OUTWARD = "one of them a new place outside"
+"""Marks a named value that sends the effect somewhere new (a webhook, a partner, a share
+link): high on a parameter that says where an acting tool's effect goes."""
+_OUTWARD_VALUE = re.compile(
+    r"\b(?:webhooks?|urls?|uris?|https?|endpoints?|partners?|third|vendors?|forward\w*|"
+    r"shared?|links?|cc|bcc|portals?|uploads?|s3|ftp|sftp|buckets?|remote|relay|sms|slack|"
+    r"anyone|others?|external|public)\b",
+    re.IGNORECASE,
+)
 
 
 _SCOPE_VALUE = re.compile(
@@ -396,6 +461,23 @@ def _strings(value: Any, depth: int = 0) -> list[str]:
     return []
 
 
+def _param_of(path: str) -> str:
+    parts = path.split(".")
+    marks = [i for i, part in enumerate(parts[:-1]) if part == "properties"]
+    return parts[marks[-1] + 1] if marks else ""
+
+
+_SAYS_YES = re.compile(r"confirm|approv|consent|acknowledg|^ack|force|skip|bypass|yes", re.I)
+_SAYS_CHECK = re.compile(r"dry_?run|preview|verify|validate|require|check|safe", re.I)
+
+
+def _permissive(param: str, value: bool) -> bool:
+    """``confirmed: true`` or ``dry_run: false``: the value that waves a check through."""
+    if value and _SAYS_YES.search(param):
+        return True
+    return not value and bool(_SAYS_CHECK.search(param)) and not _SAYS_YES.search(param)
+
+
 SWITCHED = "a switch that every call leaving it out now flips"
 """Marks a boolean default that changed (severity raises it on a tool that acts)."""
 
@@ -405,8 +487,21 @@ def _value_text_reason(key: str, o: Any, n: Any, path: str, known: frozenset[str
 
     A boolean default that flips (``force: false`` -> ``true``) changes what every call that
     leaves it out does; it is marked so a tool that acts can grade it high."""
+    param = _param_of(path)
+    if key == "default" and isinstance(n, bool) and o != n and _permissive(param, n):
+        # ``confirmed: true`` or ``dry_run: false`` by default: the check is answered for
+        # the model on every call that leaves it out.
+        return Reason(
+            "default-changed",
+            H,
+            f"default {_json(None if o is ABSENT else o)} -> {_json(n)}: every call that leaves "
+            f"{param!r} out now skips its confirmation or safety check",
+            path,
+        )
     if key == "default" and isinstance(n, bool) and o is not ABSENT and o != n:
         return Reason("default-changed", M, f"default {_json(o)} -> {_json(n)}: {SWITCHED}", path)
+    if key == "default" and isinstance(n, str) and o != n and _SCOPE_VALUE.search(_spoken(n)):
+        return Reason("default-changed", M, f"default now {clip(n, 40)}: {SWITCHED}", path)
     old_text = " \n".join(_strings(None if o is ABSENT else o))
     new_text = " \n".join(_strings(None if n is ABSENT else n))
     if new_text and new_text != old_text:

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from mcplock_tui.core.canonical import canon_json
 from mcplock_tui.core.diff import MISSING, Change, FieldChange
 from mcplock_tui.core.grading.schema import FLAG, schema_reasons
-from mcplock_tui.core.grading.schema_keywords import SWITCHED, VALUES_ADDED
+from mcplock_tui.core.grading.schema_keywords import OUTWARD, SWITCHED, VALUES_ADDED
 from mcplock_tui.core.grading.text import (
     added_text_reason,
     classify_text,
@@ -62,11 +62,11 @@ CATEGORIES: dict[str, str] = {
     "description-removed": "a description was removed",
     "text-cosmetic": "whitespace, punctuation, case or typo-level edit",
     "title-changed": "a title or display name changed (medium when it grows into a sentence)",
-    "parameter-added": "a new parameter or prompt argument (required: high; optional: medium unless its name or description asks for something, or it names where an acting tool's effect goes or more of its act, such as also_unlock; a true/false switch whose only signal is a scope word is medium on a tool that only reads, high on one that acts)",
+    "parameter-added": "a new parameter or prompt argument (medium unless its name or description asks for something or lifts masking (reveal, full secret values), or it names where an acting tool's effect goes or more of its act, such as also_unlock; a true/false switch whose only signal is a scope word is medium on a tool that only reads, high on one that acts)",
     "parameter-removed": "a parameter or prompt argument was removed",
-    "capability-widened": "required to optional, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, a union alternative of a type no old alternative had (its fields graded as new optional parameters), or an enum that keeps its values and gains plain ones (high for a value like all, public, admin, primary or production, one that names a secret such as a PIN, password or access code, or an unlock or disarm act, or on a parameter that says where an acting tool's effect goes; digits written onto a value's letters, as in pm25, are part of its name, not a number)",
+    "capability-widened": "required to optional, a confirmation or safety parameter (confirmed, dry_run, a const true) removed, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, a union alternative of a type no old alternative had (its fields graded as new optional parameters), or an enum that keeps its values and gains plain ones (high for a value like all, public, admin, primary or production, one that names a secret such as a PIN, password or access code, or an unlock or disarm act, or on a parameter that says where an acting tool's effect goes; digits written onto a value's letters, as in pm25, are part of its name, not a number)",
     "capability-narrowed": "the opposite of widened",
-    "default-changed": "a default or example value changed (high when its new text steers the model, when a default on a parameter that names where an acting tool's effect goes changes, or when a true/false default flips on a tool that acts; an example that steers nowhere stays medium)",
+    "default-changed": "a default or example value changed (high when its new text steers the model, when a default on a parameter that names where an acting tool's effect goes changes, when a true/false default flips on a tool that acts, or when a new default answers a confirmation or safety switch for the model (confirmed: true, dry_run: false) or names a wide target such as production or all on a tool that acts; an example that steers nowhere stays medium)",
     "schema-changed": "another schema keyword changed (low when only the spelling of the same constraints changed, high when a schema is not an object)",
     "output-schema-changed": "the output schema changed (medium; its text, and a new field whose name or text steers the model, keep their band)",
     "tool-added": "a new tool not marked read-only (high when its text names a side effect or it takes a URL or host, medium when it only returns or computes)",
@@ -198,7 +198,7 @@ _REDIRECT_PARAM = re.compile(
     r"^(?:recipients?|to|cc|bcc|reply|destinations?|dest|targets?|urls?|uris?|webhooks?|hosts?|"
     r"hostnames?|paths?|endpoints?|address(?:es)?|emails?|phone|number|channels?|callbacks?|"
     r"redirect|forward|server|domain|bucket|mirror(?:s|ing)?|relay|copy|sink|hooks?|"
-    r"upstream|proxy|notify)$"
+    r"upstream|proxy|notify|payees?|beneficiar(?:y|ies))$"
 )
 """Parameter name words that say where a side effect goes (to, cc, webhook, path)."""
 _URL_PARAM = re.compile(
@@ -676,7 +676,8 @@ def _redirects(reason: Reason) -> bool:
     if reason.category == "parameter-added":
         name = parts[-1]
     elif (
-        reason.category == "default-changed" or reason.message.startswith(VALUES_ADDED)
+        reason.category == "default-changed"
+        or (reason.message.startswith(VALUES_ADDED) and OUTWARD in reason.message)
     ) and "properties" in parts[:-1]:
         last = max(i for i, part in enumerate(parts[:-1]) if part == "properties")
         name = parts[last + 1]
@@ -714,7 +715,7 @@ def _acting_input(reasons: list[Reason], does: list[str]) -> Iterator[Reason]:
         switch = (
             (r.category == "parameter-added" and FLAG in r.message)
             or (r.category == "default-changed" and SWITCHED in r.message)
-            or (r.message.startswith(VALUES_ADDED) and _redirects(r))
+            or (r.message.startswith(VALUES_ADDED) and OUTWARD in r.message and _redirects(r))
         )
         more = does and _more_targets(r, does)
         if r.severity == M and ((opened and sends) or (does and (_redirects(r) or switch or more))):

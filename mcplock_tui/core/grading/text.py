@@ -21,6 +21,7 @@ from typing import Any
 
 from mcplock_tui.core.canonical import has_hidden
 from mcplock_tui.core.grading.text_delta import Signal, delta, known_locator, signals, text_signals
+from mcplock_tui.core.hosts import text_hosts
 from mcplock_tui.core.model import Reason, Severity
 
 _SENSITIVE_WORDS = """
@@ -132,7 +133,7 @@ def _compat(text: str) -> set[str]:
 
 _RETIRED = re.compile(
     r"\b(?:and |it )?(?:will|is to|are to|is going to) be (?:removed|dropped|retired|deleted) "
-    r"(?:in|from|with|after|by) (?:v(?:ersion)? ?\d+(?:\.\d+)*|\d+(?:\.\d+)+|(?:a|the next|a "
+    r"(?:in|from|with|after|by) (?:[\w.-]+ ){0,3}?(?:v(?:ersion)? ?\d+(?:\.\d+)*|\d+(?:\.\d+)+|(?:a|the next|a "
     r"later|a future) (?:major |minor )?(?:release|version))",
     re.IGNORECASE,
 )
@@ -154,10 +155,16 @@ def _meaning_cause(old: str, new: str, known: frozenset[str] = frozenset()) -> s
     # A link added on a host the server already names is not a new place; one that
     # replaces another link still moves where the text points.
     fresh = {loc for loc in came if gone or not known_locator(loc, known)}
+    if fresh and gone and _hosts_of(fresh) == _hosts_of(gone) != {""}:
+        return None  # the same host's page moved (docs /v2/ -> /v3/): not a new place
     if fresh or gone:
         moved = sorted(fresh) or sorted(gone)
         return f"a link, address or host name moved ({clip(moved[0], 50)})"
     return None
+
+
+def _hosts_of(locators: set[str]) -> set[str]:
+    return {host for loc in locators for host in (text_hosts(loc) if "://" in loc else {""})}
 
 
 def classify_text(old: str, new: str) -> str:

@@ -78,6 +78,8 @@ for _cls, _members in {
     for _w in _members.split():
         _CLASSES[_key(_w)] = _cls
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*%?")
+_AMOUNT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{3,}\.\d\d")
+"""A sum of money or a count with separators (500.00, 50,000.00); a dotted version is not."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +122,8 @@ class Delta:
     """Most words changed: the same behaviour may be told in other words."""
     old_keys: set[str] = field(default_factory=set)
     """Every word of the old text: a capability word it already had is not new."""
+    old_text: str = ""
+    """The old text, folded: what the old text already told the model."""
     old_forbidden: set[str] = field(default_factory=set)
     """Verbs the old text already forbade ("never print"): "do not print" is the same rule."""
 
@@ -176,7 +180,7 @@ _WIDER = frozenset(["every", "any", "whole", "many", "multiple", "several"])
 _NARROWER = frozenset(["only", "one", "few", "fewer", "less", "least", "some"])
 
 
-def _flipped(cls: str, was: list[str], now: list[str]) -> bool:
+def _flipped(cls: str, was: list[str], now: list[str], rewrite: bool = False) -> bool:
     """Negations, modals and numbers flip on any change; quantifiers only when they widen."""
     if cls != "quantifier":
         return sorted(was) != sorted(now)
@@ -191,7 +195,12 @@ def _bag(words: list[str], numbers: bool) -> dict[str, list[str]]:
     for w in words:
         k = _key(w)
         cls = _CLASSES.get(k)
-        if cls is None and numbers and _NUMBER.fullmatch(w) and "." not in w:
+        if (
+            cls is None
+            and numbers
+            and _NUMBER.fullmatch(w)
+            and ("." not in w or _AMOUNT.fullmatch(w))
+        ):
             cls = "number"
         if cls is not None:
             out.setdefault(cls, []).append(_SYNONYMS.get(k, k))
@@ -199,6 +208,30 @@ def _bag(words: list[str], numbers: bool) -> dict[str, list[str]]:
 
 
 _NEGATING = ("un", "in", "ir", "il", "im", "non", "dis", "non-")
+_COUNTED = frozenset(["of", "for", "to", "every", "all", "selected", "matching", "given"])
+_SUBJECTS = frozenset(
+    [
+        "assistant",
+        "assistants",
+        "it",
+        "tool",
+        "server",
+        "user",
+        "they",
+        "he",
+        "she",
+        "who",
+        "which",
+        "that",
+        "and",
+        "also",
+        "always",
+        "never",
+        "only",
+        "then",
+        "first",
+    ]
+)
 
 
 def _affix_flips(old_part: list[str], new_part: list[str], leading: bool) -> list[str]:
@@ -210,7 +243,11 @@ def _affix_flips(old_part: list[str], new_part: list[str], leading: bool) -> lis
     for i, (x, y) in enumerate(zip(old_part[:50], new_part[:50], strict=False)):
         if len(x) < 3 or len(y) < 3 or x == y:
             continue
-        if (y in (x + "s", x + "es") or x in (y + "s", y + "es")) and not (leading and i == 0):
+        if (
+            (y in (x + "s", x + "es") or x in (y + "s", y + "es"))
+            and not (leading and i == 0)
+            and (i == 0 or new_part[i - 1] in _DETERMINER or new_part[i - 1] in _COUNTED)
+        ):
             out.append(f"number {x!r} -> {y!r}")
         elif any(y == p + x or x == p + y for p in _NEGATING):
             out.append(f"negation {x!r} -> {y!r}")
@@ -249,6 +286,8 @@ def _distributive(
 _OBLIGES = frozenset(["require", "requires", "requiring", "need", "needs", "needed"])
 """Words that already said "must": "requires the user's confirmation" retold with "must"."""
 _REWRITE = 0.7
+_WEAK_MODALS = frozenset(["will", "would", "can", "could"])
+_STRONG_MODALS = frozenset(["must", "never", "always", "shall", "should", "required"])
 """Below this share of words kept, an edit is a rewrite rather than a word swap."""
 
 
@@ -325,6 +364,54 @@ _ADVISES = re.compile(
     r"if available|where possible|when possible|ideally|suggested|welcome|can be (?:added|given))\b"
 )
 _MAX_RULES = 64
+
+
+_STRICT = re.compile(r"\b(?:never|must|always|do not|don't|cannot|only)\b")
+_HEDGE = re.compile(
+    r"\btry (?:not )?to\b|\bwhere (?:possible|practical|feasible|reasonabl\w+|it can)\b"
+    r"|\bif (?:possible|practical|convenient|feasible)\b|\bideally\b|\breasonabl[ey]\b"
+    r"|\bwhen convenient\b|\bas far as (?:possible|practical)\b|\bpreferabl[ey]\b"
+    r"|\bgenerally\b|\busually\b|\bin most cases\b|\bwhere it makes sense\b|\bif in doubt\b"
+    r"|\bunless (?:it is |it's )?(?:urgent|inconvenient|impractical|time-critical)\b"
+)
+
+
+def _amount_value(word: str) -> float | None:
+    return float(word.replace(",", "")) if _AMOUNT.fullmatch(word) else None
+
+
+def _amount_lowered(went: list[str], arrived: list[str]) -> bool:
+    """One sum of money replaced by a smaller one ("above 10,000.00" -> "above 5,000.00"):
+    a limit tightened. A raised sum, or any other number, still flips."""
+    if len(went) != 1 or len(arrived) != 1:
+        return False
+    was, now = _amount_value(went[0]), _amount_value(arrived[0])
+    return was is not None and now is not None and now < was
+
+
+def _hedged(old: str, new: str) -> str | None:
+    """A strict rule given a way out ("Never reuse a confirmation" -> "Try not to reuse one
+    where that can reasonably be avoided"): a hedge the old text lacked, where it was strict."""
+    if not _STRICT.search(old):
+        return None
+    for m in _HEDGE.finditer(new):
+        if m.group(0) not in old:
+            return m.group(0)
+    return None
+
+
+_PROTECTS = ("mask", "redact", "encrypt", "hash", "anonymi", "pseudonymi", "obfuscat", "truncat")
+
+
+def _protection_dropped(old: list[str], new: list[str]) -> str | None:
+    """The old text said data is masked, redacted or encrypted; the new text does not."""
+    had = {p for w in old for p in _PROTECTS if w.startswith(p)}
+    keeps = {p for w in new for p in _PROTECTS if w.startswith(p)}
+    undone = {p for w in new for p in _PROTECTS if w.startswith("un" + p)} - {
+        p for w in old for p in _PROTECTS if w.startswith("un" + p)
+    }
+    gone = sorted((had - keeps) | undone)
+    return gone[0] if gone else None
 
 
 def _softened(old: str, new: str) -> str | None:
@@ -536,6 +623,7 @@ def delta(old: str, new: str) -> Delta:
         return out
     ka, kb = [_key(w) for w in a], [_key(w) for w in b]
     out.old_keys = set(ka)
+    out.old_text = _fold(old[:MAX_DELTA_CHARS])
     out.old_forbidden = {
         ka[i + 1] for i, k in enumerate(ka[:-1]) if _CLASSES.get(k) == "negation"
     } - {"do", "be", "to"}
@@ -565,7 +653,8 @@ def delta(old: str, new: str) -> Delta:
         kept = _distributive(new_part, b, j1, gated)
         came.extend(_retold_scope(kept, b, j1, set(ka)) if retold else kept)
         if op == "replace" and len(old_part) == len(new_part):
-            leading = j1 == 0 or b[j1 - 1] in _SENTENCE_END
+            # "wait for the user" -> "the assistant waits for the user": a verb, not a count.
+            leading = j1 == 0 or b[j1 - 1] in _SENTENCE_END or _key(b[j1 - 1]) in _SUBJECTS
             affixes.extend(_affix_flips(old_part, new_part, leading))
         gone_numbers.extend(_counts(old_part, a, i1))
         if op == "replace":
@@ -578,6 +667,8 @@ def delta(old: str, new: str) -> Delta:
     new_numbers = set(_bag(b, True).get("number", []))
     went = [n for n in _bag(gone_numbers, True).get("number", []) if n not in new_numbers]
     arrived = [n for n in _bag(came_numbers, True).get("number", []) if n not in old_numbers]
+    if _amount_lowered(went, arrived):
+        went, arrived = [], []
     before = _bag(gone, False) | {"number": went}
     after = _bag(came, False) | {"number": arrived}
     # In a rewrite a modal flips only when the new words bring one the old lacked ("must
@@ -605,13 +696,26 @@ def delta(old: str, new: str) -> Delta:
         if cls == "quantifier" and rewrite:
             # "one colleague" retold as "a colleague": the article says one as well.
             was, now = [w for w in was if w != "one"], [w for w in now if w != "one"]
-        if _flipped(cls, was, now):
+        if (
+            cls == "modal"
+            and rewrite
+            and not set(now) - set(was) - _WEAK_MODALS - obliged
+            and not (set(was) - set(now)) & _STRONG_MODALS
+        ):
+            continue  # "the review suggests alerts the user can accept": no new leave
+        if _flipped(cls, was, now, rewrite):
             shown_was = " ".join(was)[:40] or "(none)"
             shown_now = " ".join(now)[:40] or "(none)"
             out.flips.append(f"{cls} {shown_was} -> {shown_now}")
     softened = _softened(old[:MAX_DELTA_CHARS], new[:MAX_DELTA_CHARS])
     if softened:
         out.flips.append(f"requirement softened: {softened}")
+    hedged = _hedged(out.old_text, _fold(new[:MAX_DELTA_CHARS]))
+    if hedged:
+        out.flips.append(f"rule hedged: {hedged}")
+    unprotected = _protection_dropped(ka, kb)
+    if unprotected:
+        out.flips.append(f"protection dropped: {unprotected}")
     narrowed = _gate_narrowed(a, b, gated)
     if narrowed:
         out.flips.append("consent narrowed: " + ", ".join(narrowed[:3]))
@@ -973,6 +1077,11 @@ _CAPABILITY = re.compile(
         r"(?:skip|skips|skipping|bypass\w*|disabl\w+|turns? off|without) (?:\S+ ){0,3}?"
         r"(?:mask\w*|redact\w*|saniti[sz]\w*|filter(?:ing|s)?|escap\w*|scrub\w*|validation)",
         r"un(?:masked|redacted|filtered|sanitized|sanitised|scrubbed)",
+        # A safety rule waived for some case: "hotfixes skip the deploy freeze".
+        r"(?:skip|skips|skipping|bypass\w*|ignores?|ignored|exempt(?:ed)? from|not subject to|"
+        r"overrides?|excluded from|(?:do|does|don't|doesn't) not need|no longer needs?) "
+        r"(?:\S+ ){0,3}?(?:freezes?|confirmations?|approvals?|reviews?|limits?|holds?|"
+        r"rules?|polic(?:y|ies)|tickets?|sign-?offs?|2fa|verification|mask\w*|redaction)",
         # Input nobody declared, handed on unread.
         r"pass(?:es|ed)?[- ]through",
         r"passed (?:on|along|straight)",
@@ -1291,10 +1400,14 @@ _PERSON_ACT = re.compile(_WHO + r" ")
 
 
 def _claim_hits(text: str) -> list[str]:
-    """Authority claims, except "once the traveller has approved": that is the gate."""
+    """Authority claims, except "once the traveller has approved": that is the gate, and
+    "must be added and approved by the user": that is a requirement."""
     out: list[str] = []
     for m in _AUTHORITY.finditer(text):
         hit = m.group(0)
+        clause = re.split(r"[.;:!?\n]", text[max(0, m.start() - 120) : m.start()])[-1]
+        if hit.startswith("approved by") and _REQUIRES.search(clause):
+            continue
         past = _PAST_CLAIM.match(hit) or _PERSON_ACT.match(hit)
         if past and _GATE_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
             continue
@@ -1368,9 +1481,17 @@ def _verb_hits(pattern: re.Pattern[str], text: str) -> list[str]:
         before = text[max(0, m.start() - 40) : m.start()].split()[-2:]
         if m.group(0).startswith("write") and _WRITTEN_IN.match(text, m.end()):
             continue
-        if not _DETERMINER & set(before):
+        if _DETERMINER & set(before) or _ADJECTIVAL & set(before[-1:]):
+            continue
+        if _DENIED.search(text[max(0, m.start() - 40) : m.start()]):
+            continue  # "never moves money"
+        if not _NOTHING_AFTER.match(text, m.end()):
             out.append(m.group(0).strip())
     return out
+
+
+_ADJECTIVAL = frozenset(["how", "so", "too", "very", "as", "is", "are", "was", "were"])
+""""how close", "is close to": the word describes, it does not act."""
 
 
 _NEGATED_SCOPE = frozenset(["anything", "everything"])
@@ -1378,6 +1499,107 @@ _NEGATED = re.compile(
     r"\b(?:not|n't|never|no longer|without) (?:\S+ ){0,3}?(?:anything|everything)\b"
 )
 """"does not change anything": the scope word is inside a denial."""
+
+
+_ORDER_START = re.compile(
+    r"(?:^|[.!?;:]\s+)(?:only |always |never |please |first,? )?(?:call|use|ask|tell|confirm|"
+    r"wait|describe|read|set|show|check|do not|don't|make sure|invoke|run|pass|include|give|"
+    r"state|explain)\b"
+)
+"""An old text that already gave the model orders ("Call only after the user confirmed")."""
+_NAMES_MODEL = frozenset(["assistant", "assistants", "the model", "ai", "llm", "llms"])
+
+_CAUTION = re.compile(
+    r"\b(?:do not|don't|never|must not|should not|shouldn't|cannot|can't)\s+\w+"
+    r"|\b(?:tell|inform|warn|notify|show|ask|remind)\s+(?:the |their )?(?:user|them|they|"
+    r"account holder|customer|patient|household|caller|requester)"
+    r"|\bask (?:again|first|them|the user)\b|\bread (?:\S+ ){0,4}?back\b"
+    r"|\bwait (?:for|until)\b|\bconfirm (?:\S+ ){0,3}?with\b"
+)
+_WAIVES = re.compile(
+    r"\bwithout (?:\S+ )?(?:ask|confirm|check|tell|wait|read|prompt|approv|consent|review)\w*"
+    r"|\bno (?:need|confirmation|approval|consent|review|read-?back|check|prompt)\w*"
+    r"|\bneeds? not\b|\bneedn't\b|\bnot (?:need|necessary|required|needed)\b"
+    r"|\b(?:do not|don't|never|no longer|stop|avoid) (?:\w+ )?(?:double-|cross-|re-)?(?:ask|"
+    r"confirm|tell|inform|verify|validate|"
+    r"mention|notify|wait|check|show|read|prompt|bother|interrupt|warn|disclose|report|"
+    r"surface|flag|escalate)\w*"
+    r"|\b(?:skip|bypass|silent|quiet|automatic)\w*|\bon (?:their|the user's|his|her) behalf\b"
+)
+_PUSHES = re.compile(
+    r"\b(?:also|instead|include|includes|attach|forward|send|upload|post|share|copy|cc|bcc|"
+    r"call|invoke|use|run|execute|pass|set|fill|enter|add|append|then|afterwards|later|"
+    r"immediately|directly|straight away|right away)\b"
+    r"|(?<!ask )(?<!confirm )(?<!check )\bfirst\b"
+)
+
+
+def cautionary(sentence: str, old: str = "") -> bool:
+    """A sentence whose only orders are care: tell or ask the user, read back, wait, or not
+    do something ("do not roll back"); nothing the model is pushed to do or send, and no
+    check waived ("without asking", "never bother the user", "no confirmation needed").
+
+    A care the old text gave always, now under a condition ("ask the user first" -> "ask
+    the user first when more than one service would be affected"), narrows it: not care."""
+    care = _CAUTION.search(sentence)
+    if not care or _WAIVES.search(sentence):
+        return False
+    if old and _QUALIFIER.search(sentence) and _qualified_again(sentence, old):
+        return False
+    for m in _PUSHES.finditer(sentence):
+        before = sentence[max(0, m.start() - 40) : m.start()].split()[-2:]
+        if (
+            _DETERMINER & set(before)
+            or _TENSED & set(before)
+            or _DENIED.search(sentence[max(0, m.start() - 30) : m.start()])
+        ):
+            continue  # "one call", "has already run", "do not add": a noun, a fact, a denial
+        return False
+    return True
+
+
+_LABELS_OF = frozenset(["field", "value"])
+_ACT_WORD = re.compile(
+    r"(?:transfer|delete|erase|overwrite|upload|publish|forward|share|grant|pay|execute)s?$", re.I
+)
+"""Act words that are nouns after an article ("each transfer"); "the shared folder" is not."""
+_TENSED = frozenset(
+    ["has", "have", "had", "is", "are", "was", "were", "be", "been", "being", "already"]
+)
+
+
+def _qualified_again(sentence: str, old: str) -> bool:
+    """An old sentence of care, every word of it kept, now with a condition added."""
+    words = {_key(w) for w in _TOKEN.findall(sentence)}
+    for before in _sentences(old)[:_MAX_RULES]:
+        if not _CAUTION.search(before) or _QUALIFIER.search(before):
+            continue
+        kept = {_key(w) for w in _TOKEN.findall(before) if w not in _SENTENCE_END}
+        if kept and kept <= words:
+            return True
+    return False
+
+
+_QUALIFIER = re.compile(r"\b(?:when|whenever|if|unless|only|as long as|where|provided)\b")
+_DENIED = re.compile(r"\b(?:not|n't|never|no longer|cannot|nor|neither)\b(?:\s+\S+){0,2}\s*$")
+_NOTHING_AFTER = re.compile(r"\s*(?:nothing|no\s+\w+|none)\b")
+
+
+def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
+    """Scope or capability words outside a denial: "deletes nothing", "never shares the
+    statement" and "cannot move the money twice" deny the act they name; "each transfer"
+    names one."""
+    out: list[str] = []
+    for m in pattern.finditer(text):
+        if _DENIED.search(text[max(0, m.start() - 40) : m.start()]):
+            continue
+        before = text[max(0, m.start() - 40) : m.start()].split()[-2:]
+        if _ACT_WORD.match(m.group(0)) and (_DETERMINER - _LABELS_OF) & set(before):
+            continue
+        if _NOTHING_AFTER.match(text, m.end()):
+            continue
+        out.append(m.group(0).strip())
+    return out
 
 
 def _touches(hit: str, added: set[str]) -> bool:
@@ -1561,10 +1783,20 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
     text = "\n".join(d.context)
     # A sentence made only of words the old text had (the same rule reordered, or split
     # into bullets) adds no directive; a sentence with any new word is read whole.
-    live = "\n".join(
+    fresh_sentences = [
         s
         for s in d.context
         if not {_key(w) for w in _TOKEN.findall(s) if w not in _SENTENCE_END} <= d.old_keys
+    ]
+    live = "\n".join(fresh_sentences)
+    # A sentence that only adds caution ("tell the user and do not retry", "if the name
+    # does not match, ask again") gives the model no new act: its orders, conditions and
+    # sequencing are the consent loop itself. One that waives a check is never caution.
+    steering = "\n".join(s for s in fresh_sentences if not cautionary(s, d.old_text))
+    old_directed = bool(
+        _hits(_ADDRESSEE, d.old_text)
+        or _hits(_IMPERATIVE, d.old_text)
+        or _ORDER_START.search(d.old_text)
     )
     out: list[Signal] = []
     for kind, pattern in (
@@ -1590,17 +1822,26 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
             }
             if pattern is _ACTION and d.rewrite and any(map(_ACTED.fullmatch, d.old_keys)):
                 continue  # "E-mails a statement" retold as "Sends a statement by e-mail"
-            hits = _verb_hits(pattern, text) if pattern is _ACTION else _hits(pattern, text)
+            hits = _verb_hits(pattern, text) if pattern is _ACTION else _undenied(pattern, text)
             if pattern is _CAPABILITY:
                 hits = [h for h in hits if h not in _NEGATED_SCOPE or not _NEGATED.search(text)]
             found = [h for h in hits if _touches(h, fresh)]
         elif pattern is _SEQUENCE:
-            hits = _sequence_hits(live) + _chain_hits(live)
+            hits = _sequence_hits(steering) + _chain_hits(live)
             found = [h for h in hits if _touches(h, added)]
         elif pattern is _AUTHORITY:
             found = [h for h in _claim_hits(live) if _touches(h, added)]
+            if found:
+                # "Only payees already saved and approved" said again: the old claim.
+                said = {" ".join(h.split()) for h in _claim_hits(d.old_text)}
+                found = [h for h in found if " ".join(h.split()) not in said]
         else:
-            found = [h for h in _hits(pattern, live) if _touches(h, added)]
+            quiet = pattern in (_CONDITION, _ADDRESSEE, _IMPERATIVE, _MAKE_SURE)
+            found = [h for h in _hits(pattern, steering if quiet else live) if _touches(h, added)]
+            if pattern is _ADDRESSEE and d.rewrite and old_directed:
+                # "Call only after ..." retold as "The assistant calls this only after ...":
+                # the old text spoke to the model too; naming it is no new order.
+                found = [h for h in found if h.casefold() not in _NAMES_MODEL]
             if pattern is _IMPERATIVE and d.old_forbidden:
                 found = [h for h in found if not _same_ban(h, live, d.old_forbidden)]
             if pattern is _IMPERATIVE and d.rewrite:
@@ -1612,7 +1853,7 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
     waived = _waived_consent(d.context, added)
     if waived:
         out.append(Signal("authority", tuple(waived)))
-    always = [m.group(0) for m in _ALWAYS.finditer(text) if _touches(m.group(0), added)]
+    always = [m.group(0) for m in _ALWAYS.finditer(steering) if _touches(m.group(0), added)]
     if always:
         out.append(Signal("directive", tuple(always)))
     entities = [
