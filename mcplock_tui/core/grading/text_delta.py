@@ -600,6 +600,13 @@ def _kept_share(ops: Sequence[tuple[str, int, int, int, int]], a: list[str], b: 
     return 2 * kept / total if total else 1.0
 
 
+def _kept_gates(a: list[str], b: list[str]) -> bool:
+    """A rewrite that keeps as many consent gates as the old text had ("before calling it,
+    wait until they confirm" for "only call after the user has confirmed"): the rule is
+    retold, not narrowed."""
+    return len(_gate_positions(b)) >= len(_gate_positions(a)) > 0
+
+
 def _whole_sentences(tokens: list[str], i: int, j: int) -> bool:
     """Tokens ``i..j`` are whole sentences: they start after a sentence end and end one."""
     starts = i == 0 or tokens[i - 1] in _SENTENCE_END
@@ -716,7 +723,7 @@ def delta(old: str, new: str) -> Delta:
     unprotected = _protection_dropped(ka, kb)
     if unprotected:
         out.flips.append(f"protection dropped: {unprotected}")
-    narrowed = _gate_narrowed(a, b, gated)
+    narrowed = [] if retold and _kept_gates(a, b) else _gate_narrowed(a, b, gated)
     if narrowed:
         out.flips.append("consent narrowed: " + ", ".join(narrowed[:3]))
     keys = {_key(w) for w in out.added}
