@@ -526,6 +526,9 @@ def _new_parameter(
     # it is read after a noun ("you", "always cc" and scope words still count).
     text = ". ".join([f"field {spoken}", *strings])
     found = text_signals(said, text, known)
+    if isinstance(schema, dict) and isinstance(schema.get("enum"), list) and schema["enum"]:
+        # A closed list of values ("main", "north") cannot carry what the model was told.
+        found = [sig for sig in found if sig.kind != "harvest"]
     if detect_param(name)[1]:
         return Reason(
             "parameter-added", H, f"new {req} parameter {name!r}: its name asks for text", at

@@ -468,7 +468,11 @@ def _param_of(path: str) -> str:
 
 
 _SAYS_YES = re.compile(r"confirm|approv|consent|acknowledg|^ack|force|skip|bypass|yes", re.I)
-_SAYS_CHECK = re.compile(r"dry_?run|preview|verify|validate|require|check|safe", re.I)
+_SAYS_CHECK = re.compile(
+    r"dry_?run|preview|verify|validate|require|check|safe|mask|redact|hide|anonymi|encrypt|"
+    r"saniti",
+    re.I,
+)
 
 
 def _permissive(param: str, value: bool) -> bool:

@@ -64,7 +64,7 @@ CATEGORIES: dict[str, str] = {
     "title-changed": "a title or display name changed (medium when it grows into a sentence)",
     "parameter-added": "a new parameter or prompt argument (medium unless its name or description asks for something or lifts masking (reveal, full secret values), or it names where an acting tool's effect goes or more of its act, such as also_unlock; a true/false switch whose only signal is a scope word is medium on a tool that only reads, high on one that acts)",
     "parameter-removed": "a parameter or prompt argument was removed",
-    "capability-widened": "required to optional, a confirmation or safety parameter (confirmed, dry_run, a const true) removed, enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, a union alternative of a type no old alternative had (its fields graded as new optional parameters), or an enum that keeps its values and gains plain ones (high for a value like all, public, admin, primary or production, one that names a secret such as a PIN, password or access code, or an unlock or disarm act, or on a parameter that says where an acting tool's effect goes; digits written onto a value's letters, as in pm25, are part of its name, not a number)",
+    "capability-widened": "required to optional, a confirmation or safety parameter (confirmed, dry_run, a const true) removed, a maximum raised or a floor dropped below zero (a lowered floor such as minimum 50 -> 10 or minLength is medium), enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, a union alternative of a type no old alternative had (its fields graded as new optional parameters), or an enum that keeps its values and gains plain ones (high for a value like all, public, admin, primary or production, one that names a secret such as a PIN, password or access code, or an unlock or disarm act, or on a parameter that says where an acting tool's effect goes; digits written onto a value's letters, as in pm25, are part of its name, not a number)",
     "capability-narrowed": "the opposite of widened",
     "default-changed": "a default or example value changed (high when its new text steers the model, when a default on a parameter that names where an acting tool's effect goes changes, when a true/false default flips on a tool that acts, or when a new default answers a confirmation or safety switch for the model (confirmed: true, dry_run: false) or names a wide target such as production or all on a tool that acts; an example that steers nowhere stays medium)",
     "schema-changed": "another schema keyword changed (low when only the spelling of the same constraints changed, high when a schema is not an object)",
@@ -320,15 +320,23 @@ _EXECUTES_OR_DUMPS = re.compile(
     r"|\b(?:script|code|commands?|statements?|query|sql|expressions?|input|program) (?:\S+ )?"
     r"(?:runs|gets run|executes)\b"
     r"|\b(?:environment|env) (?:variables?|vars?)\b|\bsecret values?\b|\bcredentials?\b"
-    r"|\bprivate keys?\b"
+    r"|\bprivate keys?\b|\bapi keys?\b|\b(?:access|auth|bearer|refresh|api) tokens?\b"
+    r"|\bpasswords?\b|\bconnection strings?\b|\bclient secrets?\b|\bsigning keys?\b"
 )
+_KEPT_BACK = re.compile(r"\b(?:mask\w*|redact\w*|never|not|no|without|omit\w*|hid\w*)\b")
 """Words anywhere in a tool's text that say a call runs its input, or returns the secrets
 of the process: a read-only claim beside them is not what a client auto-approves."""
 
 
 def _executes_or_dumps(item: Mapping[str, JSON] | None) -> list[str]:
     _, desc = _tool_words(item)
-    return list(dict.fromkeys(m.group(0) for m in _EXECUTES_OR_DUMPS.finditer(desc)))[:3]
+    found = [
+        m.group(0)
+        for m in _EXECUTES_OR_DUMPS.finditer(desc)
+        # "secret names, values masked", "never returns passwords": kept back, not dumped.
+        if not _KEPT_BACK.search(desc[max(0, m.start() - 40) : m.end() + 40])
+    ]
+    return list(dict.fromkeys(found))[:3]
 
 
 def _named(words: list[str]) -> str:

@@ -269,7 +269,11 @@ def added_text_reason(
             f"{what} added with hidden or look-alike characters",
             path,
         )
-    found = [sig for sig in text_signals("", new, known_hosts) if sig.kind not in ignore]
+    found = [
+        sig
+        for sig in text_signals("", _retired_dropped(new), known_hosts)
+        if sig.kind not in ignore
+    ]
     if found:
         return Reason(
             "description-changed", Severity.HIGH, f"{what} added: {_signal_text(found)}", path

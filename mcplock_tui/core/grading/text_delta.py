@@ -286,6 +286,28 @@ def _distributive(
 _OBLIGES = frozenset(["require", "requires", "requiring", "need", "needs", "needed"])
 """Words that already said "must": "requires the user's confirmation" retold with "must"."""
 _REWRITE = 0.7
+_LEAVE = frozenset(["may"])
+"""A modal that gives leave ("may skip", "optionally"): gained alone, it still flips."""
+_PLAIN_MODALS = frozenset(["can", "will"])
+
+
+def _no_leave(gained: set[str], new: str, old: str) -> bool:
+    """Modals only gained, none lost, that give no leave: "can be read" and "will" describe;
+    "must"/"should"/"always" only where the sentence is care ("always read the date back and
+    wait for their confirmation"), not an order to send or call ("should be repeated via
+    notify_channel")."""
+    if gained & _LEAVE:
+        return False
+    strict = gained - _PLAIN_MODALS
+    if not strict:
+        return True
+    for sentence in _sentences(new)[:_MAX_RULES]:
+        words = {_SYNONYMS.get(k, k) for k in (_key(w) for w in _TOKEN.findall(sentence))}
+        if words & strict and not cautionary(sentence, old):
+            return False
+    return True
+
+
 _WEAK_MODALS = frozenset(["will", "would", "can", "could"])
 _STRONG_MODALS = frozenset(["must", "never", "always", "shall", "should", "required"])
 """Below this share of words kept, an edit is a rewrite rather than a word swap."""
@@ -374,6 +396,14 @@ _HEDGE = re.compile(
     r"|\bgenerally\b|\busually\b|\bin most cases\b|\bwhere it makes sense\b|\bif in doubt\b"
     r"|\bunless (?:it is |it's )?(?:urgent|inconvenient|impractical|time-critical)\b"
 )
+
+
+_GLUED = re.compile(r"(\d+)-[a-z]+")
+
+
+def _glued_numbers(words: list[str]) -> set[str]:
+    """ "90-day" still says 90: a number written onto its unit."""
+    return {m.group(1) for w in words if (m := _GLUED.fullmatch(w))}
 
 
 def _amount_value(word: str) -> float | None:
@@ -488,7 +518,7 @@ def _gate_acts(tokens: list[str], positions: frozenset[int] | None = None) -> li
 
 def _root(word: str) -> str:
     """``restoring``, ``restores`` and ``restore`` share ``restor``: one act however told."""
-    for suffix in ("ing", "es", "ed", "s", "e"):
+    for suffix in ("ations", "ation", "ings", "ing", "es", "ed", "s", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]
     return word
@@ -670,8 +700,8 @@ def delta(old: str, new: str) -> Delta:
     # matches"): only a value one side lacks is a changed count.
     if _cap_lowered(a, b, gone_numbers, came_numbers):
         gone_numbers, came_numbers = [], []
-    old_numbers = set(_bag(a, True).get("number", []))
-    new_numbers = set(_bag(b, True).get("number", []))
+    old_numbers = set(_bag(a, True).get("number", [])) | _glued_numbers(a)
+    new_numbers = set(_bag(b, True).get("number", [])) | _glued_numbers(b)
     went = [n for n in _bag(gone_numbers, True).get("number", []) if n not in new_numbers]
     arrived = [n for n in _bag(came_numbers, True).get("number", []) if n not in old_numbers]
     if _amount_lowered(went, arrived):
@@ -710,6 +740,12 @@ def delta(old: str, new: str) -> Delta:
             and not (set(was) - set(now)) & _STRONG_MODALS
         ):
             continue  # "the review suggests alerts the user can accept": no new leave
+        if (
+            cls == "modal"
+            and not set(was) - set(now)
+            and _no_leave(set(now) - set(was), _fold(new[:MAX_DELTA_CHARS]), out.old_text)
+        ):
+            continue  # only "can be read" or "always read back ... and wait" gained
         if _flipped(cls, was, now, rewrite):
             shown_was = " ".join(was)[:40] or "(none)"
             shown_now = " ".join(now)[:40] or "(none)"
@@ -853,7 +889,8 @@ _HARVEST = re.compile(
 _ALWAYS = re.compile(
     r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bget )(?<!\bgets )"
     r"\b(?:always|never)\s+(?!be\b|been\b|the\b|a\b|an\b|as\b|in\b|on\b|at\b|for\b|to\b|"
-    r"more\b|less\b|any\b|part\b)([a-z]+)(?<!s)\b"
+    r"more\b|less\b|any\b|part\b|true\b|false\b|null\b|empty\b|zero\b|present\b|set\b|"
+    r"enabled\b|disabled\b|returned\b|included\b|masked\b)([a-z]+)(?<!s)\b"
 )
 """"always/never" before a bare verb; "it is never the way", "never more than" or "are never
 printed" (a passive: what happens, not what the model is told) tells."""
@@ -1393,6 +1430,8 @@ def _waived_consent(sentences: list[str], added: set[str]) -> list[str]:
             continue
         if _GATED.search(sentence) or _BY_OTHER.search(sentence):
             continue
+        if _ASKED_OR_DISCLAIMED.search(sentence):
+            continue
         if _touches(consent.group(0), added) or _touches(waved.group(0), added):
             out.append(f"{consent.group(0)} … {waved.group(0)}")
     return out
@@ -1415,6 +1454,11 @@ def _claim_hits(text: str) -> list[str]:
         clause = re.split(r"[.;:!?\n]", text[max(0, m.start() - 120) : m.start()])[-1]
         if hit.startswith("approved by") and _REQUIRES.search(clause):
             continue
+        start = max(text.rfind(c, 0, m.start()) for c in ".;!?\n") + 1
+        ends = [e for e in (text.find(c, m.end()) for c in ".;!?\n") if e >= 0]
+        sentence = text[start : min(ends) if ends else len(text)]
+        if _ASKED_OR_DISCLAIMED.search(sentence):
+            continue  # "returns whether a consent is on file"; "does not replace the user's OK"
         past = _PAST_CLAIM.match(hit) or _PERSON_ACT.match(hit)
         if past and _GATE_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
             continue
@@ -1426,10 +1470,16 @@ def _claim_hits(text: str) -> list[str]:
     return out
 
 
+_ASKED_OR_DISCLAIMED = re.compile(
+    r"\b(?:returns?|shows?|reports?|checks?|tells?|lists?|says?) (?:\S+ ){0,2}?(?:whether|if)\b"
+    r"|\bdoes not (?:replace|count as|stand in for|substitute for)\b|\bis not (?:a |an )?"
+    r"(?:substitute|replacement)\b|\bstill (?:needs?|requires?)\b"
+)
 _SIGN_WORD = re.compile(r"go-?ahead|sign-?off|signed[ -]off")
 _NEEDS_SIGN = re.compile(
     r"\b(?:needs?|requires?|get|gets|obtain|obtains|ask for|asks for|wait for|waits for|until|"
-    r"only with|after)\s+(?:the |their |an? )?(?:\S+'s |\S+s' )?$"
+    r"waiting for|awaiting|pending|without|"
+    r"only with|after)\s+(?:the |their |an? )?(?:\S+'s |\S+s' |[a-z]+ )?$"
 )
 
 
@@ -1503,7 +1553,7 @@ _ADJECTIVAL = frozenset(["how", "so", "too", "very", "as", "is", "are", "was", "
 
 _NEGATED_SCOPE = frozenset(["anything", "everything"])
 _NEGATED = re.compile(
-    r"\b(?:not|n't|never|no longer|without) (?:\S+ ){0,3}?(?:anything|everything)\b"
+    r"\b(?:not|n't|never|no longer|without|before|until|unless) (?:\S+ ){0,3}?(?:anything|everything)\b"
 )
 """"does not change anything": the scope word is inside a denial."""
 
@@ -1566,6 +1616,10 @@ def cautionary(sentence: str, old: str = "") -> bool:
 
 
 _LABELS_OF = frozenset(["field", "value"])
+_ACT_VERB = re.compile(
+    r"(?:delet|eras|remov|overwrit|upload|publish|forward|shar|transfer|pay|grant|execut|send|"
+    r"sent|post|mov|clos|cancel|writ|push|run|drop|purg|wip)",
+)
 _ACT_WORD = re.compile(
     r"(?:transfer|delete|erase|overwrite|upload|publish|forward|share|grant|pay|execute)s?$", re.I
 )
@@ -1833,6 +1887,15 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
             if pattern is _CAPABILITY:
                 hits = [h for h in hits if h not in _NEGATED_SCOPE or not _NEGATED.search(text)]
             found = [h for h in hits if _touches(h, fresh)]
+            if found and steering != live:
+                # "If a patient asks to delete their records, do not delete anything": an
+                # act named inside care is what the care is about.
+                kept = set(
+                    _verb_hits(pattern, steering)
+                    if pattern is _ACTION
+                    else _undenied(pattern, steering)
+                )
+                found = [h for h in found if h in kept or not _ACT_VERB.match(h)]
         elif pattern is _SEQUENCE:
             hits = _sequence_hits(steering) + _chain_hits(live)
             found = [h for h in hits if _touches(h, added)]
@@ -1858,6 +1921,9 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
         if found:
             out.append(Signal(kind, tuple(dict.fromkeys(found))))
     waived = _waived_consent(d.context, added)
+    if waived:
+        said = set(_waived_consent(_sentences(d.old_text)[:_MAX_RULES], d.old_keys))
+        waived = [w for w in waived if w not in said]  # the old text's own wording
     if waived:
         out.append(Signal("authority", tuple(waived)))
     always = [m.group(0) for m in _ALWAYS.finditer(steering) if _touches(m.group(0), added)]
