@@ -647,11 +647,6 @@ def test_a_parameter_name_that_addresses_the_model_is_still_read(name: str, band
     assert worst(changes) is band
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known false alarm: a rewrite of server instructions that adds 'you' to a rule the "
-    "old text gave as a bare imperative reads as a new directive",
-)
 def test_instructions_rewritten_with_you_stay_medium() -> None:
     text = (
         "Northwind support helpdesk (API v4.1). Before you reply to a customer or close a "

@@ -529,6 +529,15 @@ def _new_parameter(
     if isinstance(schema, dict) and isinstance(schema.get("enum"), list) and schema["enum"]:
         # A closed list of values ("main", "north") cannot carry what the model was told.
         found = [sig for sig in found if sig.kind != "harvest"]
+        ranked = [v for v in schema["enum"] if isinstance(v, str) and _PROTECTED.search(v)]
+        if ranked:
+            return Reason(
+                "parameter-added",
+                H,
+                f"new {req} parameter {name!r}: it can sort or filter by a protected "
+                f"characteristic ({', '.join(repr(v) for v in ranked[:3])})",
+                at,
+            )
     if detect_param(name)[1]:
         return Reason(
             "parameter-added", H, f"new {req} parameter {name!r}: its name asks for text", at
@@ -573,6 +582,11 @@ _UNMASK = re.compile(
 )
 """A switch or field that lifts masking: secret values, full card or account numbers."""
 
+_PROTECTED = re.compile(
+    r"(?:^|_|\b)(?:age|gender|sex|race|ethnicity|religion|disability|pregnancy|marital\w*|"
+    r"nationality|national_origin|birth_?year|date_of_birth|dob|graduation_?year)(?:$|_|\b)",
+    re.IGNORECASE,
+)
 _GATE_NAME = re.compile(
     r"(?:^|_)(?:confirm\w*|approv\w*|consent\w*|acknowledg\w*|ack|dry_?run|preview|"
     r"verif\w*|two_?factor|2fa|otp|sign_?off|change_?ticket)(?:$|_)",

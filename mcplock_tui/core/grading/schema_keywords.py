@@ -426,7 +426,10 @@ _SCOPE_VALUE = re.compile(
     r"primary|master|prod|production|live|writer|read-?write|rw|"
     # A secret or a physical protection dropped: PIN codes, passwords, unlocking, disarming.
     r"pins?|passcodes?|passwords?|secrets?|credentials?|(?:alarm|access|door|lock|security) "
-    r"codes?|unlock(?:s|ing)?|disarm(?:s|ing)?)\b",
+    r"codes?|unlock(?:s|ing)?|disarm(?:s|ing)?|"
+    # A protected characteristic to sort or filter people by.
+    r"age|gender|sex|race|ethnicity|religion|disability|pregnancy|marital|nationality|"
+    r"national origin|birth ?year|date of birth|graduation year)\b",
     re.IGNORECASE,
 )
 """A new enum value that widens who or what (``public``, ``all``, ``admin``, ``primary``,
@@ -467,7 +470,12 @@ def _param_of(path: str) -> str:
     return parts[marks[-1] + 1] if marks else ""
 
 
-_SAYS_YES = re.compile(r"confirm|approv|consent|acknowledg|^ack|force|skip|bypass|yes", re.I)
+_SAYS_YES = re.compile(
+    r"confirm|approv|consent|acknowledg|^ack|force|skip|bypass|yes|unmask|reveal|"
+    r"include_?(?:contact|pii|personal|secrets?|raw|unmasked|full|sensitive|private|email|phone)|"
+    r"show_?(?:secrets?|full|raw|contact)",
+    re.I,
+)
 _SAYS_CHECK = re.compile(
     r"dry_?run|preview|verify|validate|require|check|safe|mask|redact|hide|anonymi|encrypt|"
     r"saniti",

@@ -62,7 +62,7 @@ CATEGORIES: dict[str, str] = {
     "description-removed": "a description was removed",
     "text-cosmetic": "whitespace, punctuation, case or typo-level edit",
     "title-changed": "a title or display name changed (medium when it grows into a sentence)",
-    "parameter-added": "a new parameter or prompt argument (medium unless its name or description asks for something or lifts masking (reveal, full secret values), or it names where an acting tool's effect goes or more of its act, such as also_unlock; a true/false switch whose only signal is a scope word is medium on a tool that only reads, high on one that acts)",
+    "parameter-added": "a new parameter or prompt argument (medium unless its name or description asks for something or lifts masking (reveal, full secret values), its values sort or filter people by a protected characteristic (age, gender), or it names where an acting tool's effect goes or more of its act, such as also_unlock; a true/false switch whose only signal is a scope word is medium on a tool that only reads, high on one that acts)",
     "parameter-removed": "a parameter or prompt argument was removed",
     "capability-widened": "required to optional, a confirmation or safety parameter (confirmed, dry_run, a const true) removed, a maximum raised or a floor dropped below zero (a lowered floor such as minimum 50 -> 10 or minLength is medium), enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, a union alternative of a type no old alternative had (its fields graded as new optional parameters), or an enum that keeps its values and gains plain ones (high for a value like all, public, admin, primary or production, one that names a secret such as a PIN, password or access code, or an unlock or disarm act, or on a parameter that says where an acting tool's effect goes; digits written onto a value's letters, as in pm25, are part of its name, not a number)",
     "capability-narrowed": "the opposite of widened",
@@ -140,7 +140,7 @@ _DESTROYS = re.compile(
     r"\b(?:delete[sd]?|deleting|remove[sd]?|removing|overwrite[sd]?|drop(?:s|ping)?|erase[sd]?|"
     r"purge[sd]?|destroy(?:s|ing)?|cancel(?:s|led|ling)?|kill(?:s|ing)?|wipe[sd]?|permanent(?:ly)?|"
     r"irreversibl[ey]|cannot be undone|unlock(?:s|ed|ing)?|disarm(?:s|ed|ing)?|truncate[sd]?|rotate[sd]?|rotating|revoke[sd]?|revoking|"
-    r"invalidate[sd]?|invalidating|stops? working|no longer works?|replace[sd]? (?:the )?(?:live|"
+    r"invalidate[sd]?|invalidating|close[sd]? (?:the|a|an|its|their|any|all)|stops? working|no longer works?|replace[sd]? (?:the )?(?:live|"
     r"existing|current)|(?:are|is|be|get|gets) (?:\S+ )?(?:replaced|overwritten|lost|discarded|"
     r"wiped)|over the (?:live|existing|current))\b"
 )
@@ -571,8 +571,12 @@ def field_reasons(change: Change, f: FieldChange, known_hosts: set[str]) -> Iter
         yield text_reason(f.path, f.old, f.new, "server instructions", known_hosts=known)
         return
     if top == "description":
-        # A prompt is a request the user picks: its verbs ("write a reply") are its job.
-        ignore = ("capability",) if kind is Kind.PROMPT else ()
+        # A prompt is a request the user picks: its verbs ("write a reply") are its job. A
+        # resource is a document: its description says what it covers ("who may share
+        # what"); orders, claims and places in it still count.
+        ignore = (
+            ("capability",) if kind in (Kind.PROMPT, Kind.RESOURCE, Kind.RESOURCE_TEMPLATE) else ()
+        )
         yield text_reason(f.path, f.old, f.new, f"{kind.value} description", ignore, known)
     elif top == "title":
         name = (change.new or {}).get("name")

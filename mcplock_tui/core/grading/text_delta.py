@@ -72,7 +72,8 @@ for _cls, _members in {
     "don't dont doesn't doesnt isn't isnt aren't arent wasn't shouldn't mustn't without "
     "unless except",
     "modal": "must may might can could should shall will would required optional optionally always",
-    "quantifier": "all any every each some only many few most more less fewer least single "
+    "quantifier": "all any every each some only solely exclusively limited restricted many few "
+    "most more less fewer least single "
     "one both either entire whole everything anything everyone anyone multiple several per",
 }.items():
     for _w in _members.split():
@@ -141,6 +142,10 @@ def _sentences(text: str) -> list[str]:
 
 _SYNONYMS = {
     "single": "one",
+    "solely": "only",
+    "exclusively": "only",
+    "limited": "only",
+    "restricted": "only",
     "cannot": "not",
     "cant": "not",
     "can't": "not",
@@ -308,6 +313,11 @@ def _no_leave(gained: set[str], new: str, old: str) -> bool:
     return True
 
 
+_EXCLUDES = re.compile(
+    r"\b(?:exclud\w*|omit\w*|left out|leaves? out|refus\w*|reject\w*|forbid\w*|prohibit\w*|"
+    r"den(?:y|ies|ied)|block\w*|withh[eo]ld\w*|skipp\w*)\b"
+)
+_ONLY_WHEN = re.compile(r"\bonly (?:\w+ ){0,2}?(?:when|if|after|once|for)\b")
 _WEAK_MODALS = frozenset(["will", "would", "can", "could"])
 _STRONG_MODALS = frozenset(["must", "never", "always", "shall", "should", "required"])
 """Below this share of words kept, an edit is a rewrite rather than a word swap."""
@@ -390,7 +400,7 @@ _MAX_RULES = 64
 
 _STRICT = re.compile(r"\b(?:never|must|always|do not|don't|cannot|only)\b")
 _HEDGE = re.compile(
-    r"\btry (?:not )?to\b|\bwhere (?:possible|practical|feasible|reasonabl\w+|it can)\b"
+    r"(?<!never )(?<!not )(?<!n't )\btry (?:not )?to\b|\bwhere (?:possible|practical|feasible|reasonabl\w+|it can)\b"
     r"|\bif (?:possible|practical|convenient|feasible)\b|\bideally\b|\breasonabl[ey]\b"
     r"|\bwhen convenient\b|\bas far as (?:possible|practical)\b|\bpreferabl[ey]\b"
     r"|\bgenerally\b|\busually\b|\bin most cases\b|\bwhere it makes sense\b|\bif in doubt\b"
@@ -715,6 +725,7 @@ def delta(old: str, new: str) -> Delta:
     if not rewrite:  # "Run ... return" retold as "Executes ... returns": a verb, not a count
         out.flips.extend(affixes)
     obliged = {"must"} if rewrite and _OBLIGES & set(ka) else set()
+    new_text = _fold(new[:MAX_DELTA_CHARS])
     for cls in ("negation", "modal", "quantifier", "number"):
         was, now = sorted(before.get(cls, [])), sorted(after.get(cls, []))
         if cls == "modal" and rewrite and not set(now) - set(was) - obliged:
@@ -730,6 +741,22 @@ def delta(old: str, new: str) -> Delta:
             and _HANDED_OVER.search(" ".join(b))
         ):
             continue  # "does not take them" retold as "leaves taking them to the user"
+        if (
+            cls == "negation"
+            and lost
+            and not gained
+            and _EXCLUDES.search(new_text)
+            and not _EXCLUDES.search(out.old_text)
+        ):
+            continue  # "are not included" -> "are excluded": the same denial in one word
+        if (
+            cls == "modal"
+            and set(was) - set(now) <= {"should", "must"}
+            and not set(now) - set(was)
+            and _ONLY_WHEN.search(new_text)
+            and _ONLY_WHEN.search(out.old_text)
+        ):
+            continue  # "should only be set when ..." -> "set it only when ...": the same gate
         if cls == "quantifier" and rewrite:
             # "one colleague" retold as "a colleague": the article says one as well.
             was, now = [w for w in was if w != "one"], [w for w in now if w != "one"]
@@ -839,8 +866,15 @@ _IMPERATIVE = re.compile(
         r"include the",
         r"send",
         r"upload",
+        r"quote",
+        r"repeat",
+        r"disclose",
+        r"paste",
+        r"(?:prefer|favou?r|prioriti[sz]e) (?:the one|ones|those|candidates|applicants|people|"
+        r"users|customers|patients|whoever|anyone)",
         # Obedience asked for text the model reads elsewhere ("carry them out").
         r"carry (?:them|it|these|those|this|that) out",
+        r"(?:execute|run) (?:them|these|those)",
         r"act on (?:them|it|these|those|this|that)",
         r"obey",
         r"comply with",
@@ -881,8 +915,10 @@ _CONCEAL = re.compile(
 )
 """Something the model is told to keep from the person it reports to."""
 _HARVEST = re.compile(
-    r"\b(?:user'?s?|their|your|assistant'?s?|the) (?:\w+ ){0,3}(?:messages?|conversations?|chats?|"
+    r"\b(?:user'?s?|their|your|assistant'?s?) (?:\w+ ){0,3}(?:messages?|conversations?|chats?|"
     r"history|replies|prompts|questions|answers|transcripts?)\b"
+    # "the questions" a prompt suggests are its output; "the conversation" is the user's.
+    r"|\bthe (?:\w+ ){0,3}(?:messages|conversations?|chats?|history|transcripts?)\b"
     r"|\b(?:full|real|legal) names?\b|\bphone numbers?\b|\bhome address(?:es)?\b"
     r"|\bip address(?:es)?\b|\b(?:location|geolocation|contacts|location data)\b"
 )
@@ -895,7 +931,7 @@ _ALWAYS = re.compile(
 """"always/never" before a bare verb; "it is never the way", "never more than" or "are never
 printed" (a passive: what happens, not what the model is told) tells."""
 _CONDITION = re.compile(
-    r"\b(?:if|when|whenever|once|unless|in case)\b(?:\s+\S+){0,4}?\s+(?:the )?(?:"
+    r"(?<!only )\b(?:if|when|whenever|once|unless|in case)\b(?:\s+\S+){0,4}?\s+(?:the )?(?:"
     + _WHO
     + r"|they|someone)\b"
     # "once the user has confirmed" gates the act on consent: it steers nothing.
@@ -1126,6 +1162,12 @@ _CAPABILITY = re.compile(
         r"overrides?|excluded from|(?:do|does|don't|doesn't) not need|no longer needs?) "
         r"(?:\S+ ){0,3}?(?:freezes?|confirmations?|approvals?|reviews?|limits?|holds?|"
         r"rules?|polic(?:y|ies)|tickets?|sign-?offs?|2fa|verification|mask\w*|redaction)",
+        # A second act tacked onto the tool's own: "also copies each record to ...".
+        r"also (?:cop(?:y|ies)|sends?|forwards?|posts?|uploads?|shares?|e-?mails?|mirrors?|"
+        r"syncs?|backs? up|stores?|saves?|logs?)",
+        # Personal or payment data handed over whole.
+        r"(?:full|complete|raw|unmasked|entire|whole) (?:personal (?:data|information|details)|"
+        r"card numbers?|account numbers?|contact details|ssns?|social security numbers?)",
         # Input nobody declared, handed on unread.
         r"pass(?:es|ed)?[- ]through",
         r"passed (?:on|along|straight)",
@@ -1553,7 +1595,8 @@ _ADJECTIVAL = frozenset(["how", "so", "too", "very", "as", "is", "are", "was", "
 
 _NEGATED_SCOPE = frozenset(["anything", "everything"])
 _NEGATED = re.compile(
-    r"\b(?:not|n't|never|no longer|without|before|until|unless) (?:\S+ ){0,3}?(?:anything|everything)\b"
+    r"\b(?:not|n't|never|no longer|without|before|until|unless|leaves? out|omits?|excludes?|"
+    r"strips?) (?:\S+ ){0,3}?(?:anything|everything)\b"
 )
 """"does not change anything": the scope word is inside a denial."""
 
@@ -1564,14 +1607,20 @@ _ORDER_START = re.compile(
     r"state|explain)\b"
 )
 """An old text that already gave the model orders ("Call only after the user confirmed")."""
+_YOU_LEAVE = re.compile(
+    r"\byou (?:may|can|could|are (?:allowed|free|welcome)|do not (?:need|have)|don't (?:need|"
+    r"have)|needn't|no longer need)\b"
+)
+"""Leave given to the model by name ("you may skip the check"): an addressee that counts."""
 _NAMES_MODEL = frozenset(["assistant", "assistants", "the model", "ai", "llm", "llms"])
 
 _CAUTION = re.compile(
     r"\b(?:do not|don't|never|must not|should not|shouldn't|cannot|can't)\s+\w+"
-    r"|\b(?:tell|inform|warn|notify|show|ask|remind)\s+(?:the |their )?(?:user|them|they|"
-    r"account holder|customer|patient|household|caller|requester)"
+    r"|\b(?:tell|inform|warn|notify|show|ask|remind)\s+(?:the |their )?(?:user|"
+    r"account holder|household|caller|requester)\b"
     r"|\bask (?:again|first|them|the user)\b|\bread (?:\S+ ){0,4}?back\b"
     r"|\bwait (?:for|until)\b|\bconfirm (?:\S+ ){0,3}?with\b"
+    r"|\b(?:decline|refuse|explain that)\b"
 )
 _WAIVES = re.compile(
     r"\bwithout (?:\S+ )?(?:ask|confirm|check|tell|wait|read|prompt|approv|consent|review)\w*"
@@ -1586,7 +1635,7 @@ _WAIVES = re.compile(
 _PUSHES = re.compile(
     r"\b(?:also|instead|include|includes|attach|forward|send|upload|post|share|copy|cc|bcc|"
     r"call|invoke|use|run|execute|pass|set|fill|enter|add|append|then|afterwards|later|"
-    r"immediately|directly|straight away|right away)\b"
+    r"immediately|straight away|right away)\b|(?<!ask )(?<!asks )(?<!asked )\bdirectly\b"
     r"|(?<!ask )(?<!confirm )(?<!check )\bfirst\b"
 )
 
@@ -1642,6 +1691,10 @@ def _qualified_again(sentence: str, old: str) -> bool:
 
 
 _QUALIFIER = re.compile(r"\b(?:when|whenever|if|unless|only|as long as|where|provided)\b")
+_DENIED_FAR = re.compile(r"\b(?:not|n't|never|no longer|cannot|nor|neither)\b(?:\s+\S+){0,6}\s*$")
+_STATE = re.compile(r"(?:delet|remov|archiv|clos|cancell?|eras|purg|shar)ed")
+"""A participle after an article names a state: "deleted candidates", "the shared mailbox"."""
+_OF = frozenset(["of", "from", "with", "for", "about", "to"])
 _DENIED = re.compile(r"\b(?:not|n't|never|no longer|cannot|nor|neither)\b(?:\s+\S+){0,2}\s*$")
 _NOTHING_AFTER = re.compile(r"\s*(?:nothing|no\s+\w+|none)\b")
 
@@ -1654,7 +1707,13 @@ def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
     for m in pattern.finditer(text):
         if _DENIED.search(text[max(0, m.start() - 40) : m.start()]):
             continue
+        if not _ACT_VERB.match(m.group(0)) and _DENIED_FAR.search(
+            text[max(0, m.start() - 80) : m.start()]
+        ):
+            continue  # "never see the candidate's personal email address or phone number"
         before = text[max(0, m.start() - 40) : m.start()].split()[-2:]
+        if _STATE.fullmatch(m.group(0)) and (_DETERMINER | _OF) & set(before[-1:]):
+            continue  # "CVs of deleted candidates": a state, not an act
         if _ACT_WORD.match(m.group(0)) and (_DETERMINER - _LABELS_OF) & set(before):
             continue
         if _NOTHING_AFTER.match(text, m.end()):
@@ -1911,7 +1970,8 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
             if pattern is _ADDRESSEE and d.rewrite and old_directed:
                 # "Call only after ..." retold as "The assistant calls this only after ...":
                 # the old text spoke to the model too; naming it is no new order.
-                found = [h for h in found if h.casefold() not in _NAMES_MODEL]
+                named = _NAMES_MODEL if _YOU_LEAVE.search(live) else _NAMES_MODEL | {"you"}
+                found = [h for h in found if h.casefold() not in named]
             if pattern is _IMPERATIVE and d.old_forbidden:
                 found = [h for h in found if not _same_ban(h, live, d.old_forbidden)]
             if pattern is _IMPERATIVE and d.rewrite:
