@@ -47,6 +47,7 @@ from mcplock_tui.core.grading.schema_keywords import (
     is_any,
     is_never,
     members_of,
+    permissive,
     pointer,
     scalar_reasons,
     shape,
@@ -542,6 +543,14 @@ def _new_parameter(
         return Reason(
             "parameter-added", H, f"new {req} parameter {name!r}: its name asks for text", at
         )
+    flag_like = isinstance(schema, dict) and (
+        schema.get("type") == "boolean" or schema.get("const") is True
+    )
+    if flag_like and is_gate_param(name, schema) and not _permissive_default(name, schema):
+        # ``confirm_external: const true``: one more check the model must pass.
+        return Reason(
+            "parameter-added", M, f"new {req} parameter {name!r}: a confirmation field", at
+        )
     unmasks = _UNMASK.search(f"{spoken}. {text}")
     if unmasks:
         return Reason(
@@ -592,6 +601,11 @@ _GATE_NAME = re.compile(
     r"verif\w*|two_?factor|2fa|otp|sign_?off|change_?ticket)(?:$|_)",
     re.IGNORECASE,
 )
+
+
+def _permissive_default(name: str, schema: dict[str, Any]) -> bool:
+    default = schema.get("default")
+    return isinstance(default, bool) and permissive(name, default)
 
 
 def is_gate_param(name: str, schema: Any) -> bool:

@@ -421,7 +421,8 @@ _OUTWARD_VALUE = re.compile(
 
 _SCOPE_VALUE = re.compile(
     r"\b(?:all|every|any|everything|everyone|entire|public|external|unsafe|raw|root|"
-    r"privileged|unrestricted|force|global|owner|admin|"
+    r"privileged|unrestricted|force|global|owner|admin|organi[sz]ation|org|company|domain|"
+    r"tenant|workspace|"
     # The live or writable side of a system a tool was kept off: the primary database.
     r"primary|master|prod|production|live|writer|read-?write|rw|"
     # A secret or a physical protection dropped: PIN codes, passwords, unlocking, disarming.
@@ -483,7 +484,7 @@ _SAYS_CHECK = re.compile(
 )
 
 
-def _permissive(param: str, value: bool) -> bool:
+def permissive(param: str, value: bool) -> bool:
     """``confirmed: true`` or ``dry_run: false``: the value that waves a check through."""
     if value and _SAYS_YES.search(param):
         return True
@@ -500,7 +501,7 @@ def _value_text_reason(key: str, o: Any, n: Any, path: str, known: frozenset[str
     A boolean default that flips (``force: false`` -> ``true``) changes what every call that
     leaves it out does; it is marked so a tool that acts can grade it high."""
     param = _param_of(path)
-    if key == "default" and isinstance(n, bool) and o != n and _permissive(param, n):
+    if key == "default" and isinstance(n, bool) and o != n and permissive(param, n):
         # ``confirmed: true`` or ``dry_run: false`` by default: the check is answered for
         # the model on every call that leaves it out.
         return Reason(

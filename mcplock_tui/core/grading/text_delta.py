@@ -73,7 +73,7 @@ for _cls, _members in {
     "unless except",
     "modal": "must may might can could should shall will would required optional optionally always",
     "quantifier": "all any every each some only solely exclusively limited restricted many few "
-    "most more less fewer least single "
+    "more less fewer least single "
     "one both either entire whole everything anything everyone anyone multiple several per",
 }.items():
     for _w in _members.split():
@@ -317,6 +317,23 @@ _EXCLUDES = re.compile(
     r"\b(?:exclud\w*|omit\w*|left out|leaves? out|refus\w*|reject\w*|forbid\w*|prohibit\w*|"
     r"den(?:y|ies|ied)|block\w*|withh[eo]ld\w*|skipp\w*)\b"
 )
+_DUTY_DENIED = re.compile(
+    r"\b(?:not|n't|never|no|without|nor)\s+(?:\w+\s+){0,2}?(?:required|needed|necessary|"
+    r"mandatory|need|needs|must|have to|has to|confirm\w*|approv\w*|ask\w*|check\w*|verif\w*|"
+    r"review\w*|wait\w*|consent\w*|permission|sign-?off|apply|applies|enforced|limited|logged|"
+    r"masked|redacted|encrypted|read-?backs?)\b"
+    # A protection with a way around it: "masked ... unless level is debug".
+    r"|\b(?:masked|redacted|hidden|encrypted|required|needed|confirmed|checked|blocked|refused|"
+    r"denied|logged|asked)\b(?:\s+\S+){0,4}?\s+unless\b"
+)
+
+
+def _waived_duty(new: str, old: str) -> bool:
+    """A new "not" on a duty or a check ("confirmation is not required", "does not need to
+    ask", "no longer logged"): the negation waives something. "never revokes" does not."""
+    return any(m.group(0) not in old for m in _DUTY_DENIED.finditer(new))
+
+
 _ONLY_WHEN = re.compile(r"\bonly (?:\w+ ){0,2}?(?:when|if|after|once|for)\b")
 _WEAK_MODALS = frozenset(["will", "would", "can", "could"])
 _STRONG_MODALS = frozenset(["must", "never", "always", "shall", "should", "required"])
@@ -741,6 +758,8 @@ def delta(old: str, new: str) -> Delta:
             and _HANDED_OVER.search(" ".join(b))
         ):
             continue  # "does not take them" retold as "leaves taking them to the user"
+        if cls == "negation" and gained and not lost and not _waived_duty(new_text, out.old_text):
+            continue  # "it changes nothing and never revokes access": a new denial of an act
         if (
             cls == "negation"
             and lost
@@ -912,6 +931,10 @@ _CONCEAL = re.compile(
     r"\b(?:leave|leaves|keep|keeps) (?:\S+ ){0,4}?out of (?:the |your |any |their )?(?:\S+ )?"
     r"(?:summary|summaries|report|reports|reply|replies|answer|answers|response|responses|"
     r"review|output|messages?|notes?|what you)"
+    r"|\b(?:do not|don't|never) (?:\S+ ){0,2}?(?:list|mention|include|show|report|describe|"
+    r"reveal|repeat)\b[^.;\n]{0,60}?\b(?:in|from) (?:your|the) (?:\S+ )?(?:reply|replies|answer|"
+    r"answers|response|responses|summary|output)"
+    r"|\b(?:do not|don't|never) (?:tell|inform|show|mention (?:it |this )?to|alert|notify) the user\b"
 )
 """Something the model is told to keep from the person it reports to."""
 _HARVEST = re.compile(
@@ -957,7 +980,7 @@ _TOOL_CALL = re.compile(
 _FOLLOW_UP = re.compile(
     r"\b(?:after|once|then|afterwards|next|followed by|as soon as|when (?:done|finished)|"
     r"tidy up|clean up|straight after|right after|finish(?:es)? by|follow(?:ed)? up|wrap up|"
-    r"end by|subsequently)\b"
+    r"end by|subsequently|while|meanwhile|during|along the way|as part of)\b"
 )
 
 
@@ -977,6 +1000,7 @@ _AUTHORITY = re.compile(
         # A bare "approved" describes data (an approved refund, a status); a claim says
         # this call is approved, or who approved it.
         r"pre-?approved",
+        r"[a-z]+-approved",
         r"(?:is|are|was|were|been|being|already|auto-?|considered|deemed|treated as|counts as)"
         r" (?:\S+ )?approved",
         r"approved (?:by|for) (?:the |a |an |your )?(?:users?|you|assistants?|admin\w*|owners?|"
@@ -1631,11 +1655,14 @@ _WAIVES = re.compile(
     r"mention|notify|wait|check|show|read|prompt|bother|interrupt|warn|disclose|report|"
     r"surface|flag|escalate)\w*"
     r"|\b(?:skip|bypass|silent|quiet|automatic)\w*|\bon (?:their|the user's|his|her) behalf\b"
+    # Consent turned into an opt-out: "proceed unless they object".
+    r"|\bunless (?:they|the user|he|she|someone) (?:\w+ )?objects?\b|\bunless told otherwise\b"
+    r"|\bif (?:they|the user) (?:does|do)(?: not|n't) object\b"
 )
 _PUSHES = re.compile(
     r"\b(?:also|instead|include|includes|attach|forward|send|upload|post|share|copy|cc|bcc|"
     r"call|invoke|use|run|execute|pass|set|fill|enter|add|append|then|afterwards|later|"
-    r"immediately|straight away|right away)\b|(?<!ask )(?<!asks )(?<!asked )\bdirectly\b"
+    r"immediately|straight away|right away|proceed|go ahead|continue)\b|(?<!ask )(?<!asks )(?<!asked )\bdirectly\b"
     r"|(?<!ask )(?<!confirm )(?<!check )\bfirst\b"
 )
 
@@ -1658,6 +1685,7 @@ def cautionary(sentence: str, old: str = "") -> bool:
             _DETERMINER & set(before)
             or _TENSED & set(before)
             or _DENIED.search(sentence[max(0, m.start() - 30) : m.start()])
+            or _USERS_ACT.search(sentence[max(0, m.start() - 40) : m.start()])
         ):
             continue  # "one call", "has already run", "do not add": a noun, a fact, a denial
         return False
@@ -1670,9 +1698,17 @@ _ACT_VERB = re.compile(
     r"sent|post|mov|clos|cancel|writ|push|run|drop|purg|wip)",
 )
 _ACT_WORD = re.compile(
-    r"(?:transfer|delete|erase|overwrite|upload|publish|forward|share|grant|pay|execute)s?$", re.I
+    r"(?:transfer|delet|eras|overwrit|upload|publish|forward|shar|grant|pay|execut)"
+    r"(?:e|es|s|ing)?$",
+    re.I,
+)
+_NOUN_AFTER = re.compile(
+    r"\s+(?:links?|settings?|permissions?|dialog|menu|button|urls?|icons?|sheets?|options?|"
+    r"policy|policies|rules?|history|status)\b"
 )
 """Act words that are nouns after an article ("each transfer"); "the shared folder" is not."""
+_USERS_ACT = re.compile(r"\b(?:user|they|customer|patient|candidate)\s+(?:\w+\s+){0,2}$")
+"""The user's own act ("unless the user decides to go ahead"), not the model's."""
 _TENSED = frozenset(
     ["has", "have", "had", "is", "are", "was", "were", "be", "been", "being", "already"]
 )
@@ -1716,10 +1752,22 @@ def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
             continue  # "CVs of deleted candidates": a state, not an act
         if _ACT_WORD.match(m.group(0)) and (_DETERMINER - _LABELS_OF) & set(before):
             continue
+        if _ACT_WORD.match(m.group(0)) and _NOUN_AFTER.match(text, m.end()):
+            continue  # "share links", "sharing settings": a thing named, not an act
         if _NOTHING_AFTER.match(text, m.end()):
             continue
         out.append(m.group(0).strip())
     return out
+
+
+def _retired_words(text: str) -> set[str]:
+    return {
+        m.group(0).strip()
+        for sentence in re.split(r"(?<=[.!?])\s+|\n", text)
+        if "deprecat" in sentence
+        for pattern in (_CAPABILITY, _ACTION)
+        for m in pattern.finditer(sentence)
+    }
 
 
 def _touches(hit: str, added: set[str]) -> bool:
@@ -1945,6 +1993,11 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
             hits = _verb_hits(pattern, text) if pattern is _ACTION else _undenied(pattern, text)
             if pattern is _CAPABILITY:
                 hits = [h for h in hits if h not in _NEGATED_SCOPE or not _NEGATED.search(text)]
+            if "deprecat" in text:
+                # "Deprecated: removed in v3.0, when downloads follow the sharing settings":
+                # what a deprecation note names is what goes away.
+                retired = _retired_words(text)
+                hits = [h for h in hits if h not in retired]
             found = [h for h in hits if _touches(h, fresh)]
             if found and steering != live:
                 # "If a patient asks to delete their records, do not delete anything": an
