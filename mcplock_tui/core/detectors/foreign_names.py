@@ -12,7 +12,7 @@ The table must not change while views of it are in use (the callers build it per
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Set
+from collections.abc import ItemsView, Iterable, Iterator, Mapping, Set
 
 
 class ForeignTools(Mapping[str, str]):
@@ -31,7 +31,12 @@ class ForeignTools(Mapping[str, str]):
         self._len = -1
 
     def left_out(self, name: str) -> bool:
+        if len(self.without) == 1:  # the usual case: one scan's own names
+            return name in self.without[0]
         return any(name in s for s in self.without)
+
+    def items(self) -> ItemsView[str, str]:
+        return _Items(self)
 
     def __getitem__(self, name: str) -> str:
         if self.left_out(name):
@@ -56,3 +61,13 @@ class ForeignTools(Mapping[str, str]):
 
     def __repr__(self) -> str:
         return f"ForeignTools({dict(self.items())!r})"
+
+
+class _Items(ItemsView[str, str]):
+    """The pairs straight from the table (the scan memo encodes them once per server)."""
+
+    _mapping: ForeignTools
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        view = self._mapping
+        return ((n, s) for n, s in view.table.items() if not view.left_out(n))
