@@ -14,13 +14,13 @@ from mcplock_tui.cli.main import main
 from mcplock_tui.core.canonical import digest
 from mcplock_tui.core.lockfile import Lockfile, LogHead, ServerPin
 from mcplock_tui.core.model import Kind, Surface
+from mcplock_tui.core.review import Action, Decision
 from mcplock_tui.core.surface import build_surface
 from mcplock_tui.evidence.records import (
     KEY_ENV,
     EvidencePaths,
     PublicKeys,
     check_shape,
-    item_pins,
     read_public_keys,
     record_decisions,
     record_hash,
@@ -58,6 +58,14 @@ def _surface(tools: int, text: str = "Reads record") -> Surface:
 def _records(lock_path: Path) -> list[dict[str, object]]:
     log = EvidencePaths.for_lock(lock_path).log
     return [json.loads(line) for line in log.read_bytes().splitlines()]
+
+
+def item_pins(server: str, surface: Surface) -> list[Decision]:
+    """A pin as earlier versions recorded it: one record per item."""
+    return [
+        Decision(Action.PIN, f"{server}/{kind.value}/{name}", kind, name, None, digest(dict(item)))
+        for kind, name, item in surface.all_items()
+    ]
 
 
 def _keys(lock_path: Path) -> PublicKeys:

@@ -348,14 +348,6 @@ def pin_decision(server: str, surface: Surface | None, previous: Surface | None 
     )
 
 
-def item_pins(server: str, surface: Surface) -> list[Decision]:
-    """One ``pin`` per item: how earlier versions recorded a pin (kept for their logs' tests)."""
-    return [
-        Decision(Action.PIN, f"{server}/{kind.value}/{name}", kind, name, None, digest(dict(item)))
-        for kind, name, item in surface.all_items()
-    ]
-
-
 @dataclass(frozen=True, slots=True)
 class ServerPinDecision(Decision):
     """A pin of a whole server that lists every item's hash: one record and one signature
