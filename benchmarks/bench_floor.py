@@ -18,6 +18,8 @@ it includes the server's when that is larger).
 The product's scan memo (:mod:`mcplock_tui.findings_cache`) lives in a cache folder made for
 the run, so it starts empty: the first pin fills it, as on a developer's machine, and later
 runs read it. ``--no-memo`` turns it off, as on a fresh CI runner where every run is cold.
+A ``--compare`` tree keeps its memo in a folder of its own (saving a memo deletes the files
+of other code), and every fleet contender runs once unmeasured before the rounds.
 
 ``--compare DIR`` adds the same contenders run from another source tree of the product
 (an older commit unpacked with ``git archive``), interleaved in the same rounds, so a before
@@ -157,7 +159,10 @@ def drift_defs(project: Project, tools: int) -> None:
 
 
 _FROM_TREE = (
-    "import sys; sys.path.insert(0, sys.argv.pop(1)); "
+    "import os, sys; sys.path.insert(0, sys.argv.pop(1)); "
+    # Its own memo folder: a memo file is named after the code, and saving one deletes the
+    # other code's, so two trees sharing a folder would empty each other's memo every run.
+    "d = os.environ.get('MCPLOCK_CACHE_DIR'); d and os.environ.update(MCPLOCK_CACHE_DIR=d + '-other'); "
     "from mcplock_tui.cli.main import main; sys.exit(main(sys.argv[1:]))"
 )
 
@@ -274,6 +279,8 @@ def bench_fleet(root: Path, rounds: int, fmt: str) -> None:
         contenders[f"check, 1 server [{label}]"] = check(one, fmt, tree=tree)
         contenders[f"check, 20 servers [{label}]"] = check(many, fmt, tree=tree)
         labels.append(f" [{label}]")
+    for go in contenders.values():  # once each, unmeasured: OS caches, and each tree's memo
+        go()
     samples = interleave(contenders, rounds)
     table(f"20 servers x 50 tools, 500 ms latency ({load()})", samples, "floor, 1 server")
     for tag in labels:

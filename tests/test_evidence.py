@@ -363,11 +363,9 @@ def test_repin_supersedes_earlier_accepts(
 ) -> None:
     fresh = Lockfile({"demo": ServerPin(make_surface(read="Brand new."))})
     repin = pin_decisions(project.locks[-1], fresh)
-    assert [d.change_id for d in repin] == [
-        "demo",
-        "demo/tool/read",
-        "demo/tool/write",
-        "demo/server/server",
+    assert [(d.change_id, d.new_hash) for d in repin] == [
+        ("demo", "removed"),
+        ("demo", surface_hash(fresh.servers["demo"].surface)),
     ]
     decisions.commit(project.lock_path, lambda current: (fresh, repin))
     assert verify(capsys)[0] == 0
@@ -375,7 +373,7 @@ def test_repin_supersedes_earlier_accepts(
     code, out = verify(capsys)
     assert code == 1
     new_read = review.live_hash(fresh.servers["demo"].surface, Kind.TOOL, "read")
-    assert out[0].startswith("records 5-8: newer than the lockfile")
+    assert out[0].startswith("records 5-6: newer than the lockfile")
     assert out[1].startswith("lockfile: tool 'read' on 'demo' is pinned as sha256:")
     assert out[1].endswith(f"but record 6 pinned {new_read[:19]}…")
 

@@ -71,6 +71,9 @@ def render_record(console: Console, r: Record) -> None:
             safe(_short(r["new_hash"]), "green"),
         )
     )
+    listed = r.get("items")
+    if isinstance(listed, dict):
+        console.print(Text.assemble("    ", (f"{len(listed)} items", "dim"), " listed by hash"))
     if r["note"]:
         console.print(Text.assemble("    note: ", safe(r["note"])))
     explain = r["explain"]

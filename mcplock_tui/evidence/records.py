@@ -37,6 +37,7 @@ import stat
 import subprocess
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,9 @@ _FIELDS: dict[str, type | tuple[type, ...]] = {
     "prev": (str, type(None)),
     "sig": str,
 }
+ITEMS_FIELD = "items"
+"""Optional, on a whole-server ``pin`` only: ``kind/name`` -> hash of every item pinned."""
+_KINDS = frozenset(k.value for k in Kind)
 _PEM_BLOCK = re.compile(rb"-----BEGIN PUBLIC KEY-----.+?-----END PUBLIC KEY-----", re.DOTALL)
 _GITIGNORE = (
     "# The private decision key: never commit it (keep it here or in a CI secret).\n"
@@ -344,19 +348,28 @@ def pin_decision(server: str, surface: Surface | None, previous: Surface | None 
     )
 
 
-def item_pins(server: str, surface: Surface) -> list[Decision]:
-    """One ``pin`` record per item, so the log covers every hash the lockfile trusts."""
-    return [
-        Decision(Action.PIN, f"{server}/{kind.value}/{name}", kind, name, None, digest(dict(item)))
-        for kind, name, item in surface.all_items()
-    ]
+@dataclass(frozen=True, slots=True)
+class ServerPinDecision(Decision):
+    """A pin of a whole server that lists every item's hash: one record and one signature
+    cover every hash the lockfile trusts for it, and ``log verify`` still names each item."""
+
+    items: Mapping[str, str] = dataclass_field(default_factory=dict)
+    """``kind/name`` -> the item's hash; ``new_hash`` is the digest of this mapping."""
+
+
+def server_pin(server: str, surface: Surface) -> ServerPinDecision:
+    items = {f"{kind.value}/{name}": digest(dict(item)) for kind, name, item in surface.all_items()}
+    return ServerPinDecision(
+        Action.PIN, server, Kind.SERVER, Kind.SERVER.value, None, digest(items), items=items
+    )
 
 
 def pin_decisions(before: Lockfile, after: Lockfile) -> list[Decision]:
     """The records for servers whose pin was added, replaced or dropped.
 
     A dropped server is one whole-server record (``new_hash`` ``removed``); an added or
-    replaced one is the removal of the old pin, if any, then one record per item.
+    replaced one is the removal of the old pin, if any, then one whole-server record that
+    lists each item's hash (see :class:`ServerPinDecision`).
     """
     out: list[Decision] = []
     for name in sorted(set(before.servers) | set(after.servers)):
@@ -367,7 +380,7 @@ def pin_decisions(before: Lockfile, after: Lockfile) -> list[Decision]:
         if old_s is not None:
             out.append(pin_decision(name, None, old_s))
         if new_s is not None:
-            out.extend(item_pins(name, new_s))
+            out.append(server_pin(name, new_s))
     return out
 
 
@@ -457,6 +470,8 @@ def record_decisions(
                 "key": kid,
                 "prev": prev,
             }
+            if isinstance(d, ServerPinDecision):
+                record[ITEMS_FIELD] = dict(d.items)
             record["sig"] = sign(key, record)
             line = canon_json(record)
             out.append(line + "\n")
@@ -501,7 +516,27 @@ def check_shape(value: object) -> Record | str:
             return f"missing field {name!r}"
         if not isinstance(value[name], types) or isinstance(value[name], bool):
             return f"field {name!r} has the wrong type"
-    extra = sorted(set(value) - set(_FIELDS))
+    extra = sorted(set(value) - set(_FIELDS) - {ITEMS_FIELD})
     if extra:
         return f"unexpected field {extra[0]!r}"
+    items = value.get(ITEMS_FIELD, {})
+    if not isinstance(items, dict) or not all(
+        isinstance(h, str) and isinstance(k, str) and k.partition("/")[0] in _KINDS
+        for k, h in items.items()
+    ):
+        return f"field {ITEMS_FIELD!r} has the wrong type"
     return value
+
+
+def item_list_problem(record: Mapping[str, Any]) -> str | None:
+    """Why a (signed) record's item list says something other than the record, or None.
+
+    Checked after the signature, so an edited record is reported as edited."""
+    items = record.get(ITEMS_FIELD)
+    if items is None:
+        return None
+    if record["decision"] != Action.PIN.value or record["change"] != record["server"]:
+        return f"field {ITEMS_FIELD!r} on a record that is not a whole-server pin"
+    if digest(items) != record["new_hash"]:
+        return "its item list does not match its new_hash"
+    return None

@@ -23,10 +23,12 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from mcplock_tui.core.canonical import digest
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.evidence.records import (
+    ITEMS_FIELD,
     EvidenceError,
     EvidencePaths,
     Record,
     check_shape,
+    item_list_problem,
     key_id,
     now_utc,
     parse_log,
@@ -158,6 +160,8 @@ def verify_records(
                     "changed after it was signed",
                 )
             )
+        elif (wrong := item_list_problem(entry)) is not None:
+            problems.append((label, f"record {label}: {wrong}"))
         before, readable_before = record_hash(entry), True
     return [message for _, message in sorted(problems, key=lambda p: p[0])]
 
@@ -185,9 +189,14 @@ class _Replay:
 
     items: dict[tuple[str, str], tuple[str, Record]]
     whole: Record | None = None
-    """The latest whole-server pin (older logs pin a server in one record)."""
+    """The latest whole-server pin without an item list (as the oldest logs pin a server)."""
     first_old: dict[tuple[str, str], str | None] | None = None
     """For a whole pin: each item's hash before the first later record touched it."""
+
+
+def _item_key(listed: str) -> tuple[str, str]:
+    kind, _, name = listed.partition("/")  # kinds hold no "/", names may
+    return kind, name
 
 
 def _replay(records: Sequence[Record]) -> dict[str, _Replay]:
@@ -198,7 +207,10 @@ def _replay(records: Sequence[Record]) -> dict[str, _Replay]:
         server = r["server"]
         if _is_whole_pin(r):
             state.pop(server, None)
-            if r["new_hash"] != "removed":
+            listed = r.get(ITEMS_FIELD)
+            if isinstance(listed, dict):  # each item bound to this record, as item records
+                state[server] = _Replay({_item_key(k): (str(h), r) for k, h in listed.items()})
+            elif r["new_hash"] != "removed":
                 state[server] = _Replay({}, r, {})
             continue
         s = state.setdefault(server, _Replay({}))

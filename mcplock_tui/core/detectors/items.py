@@ -22,6 +22,7 @@ from typing import Any
 
 from mcplock_tui.core.detectors import hidden, params
 from mcplock_tui.core.detectors.base import EMPTY_CONTEXT, ScanContext, word_set
+from mcplock_tui.core.detectors.foreign_names import ForeignTools
 from mcplock_tui.core.detectors.scan import Hits, keyword_hits, scan_hits, to_findings
 from mcplock_tui.core.model import Finding, Kind
 
@@ -213,8 +214,7 @@ def scan_item(kind: Kind, item: Mapping[str, Any], ctx: ScanContext | None = Non
     name = raw_name if isinstance(raw_name, str) else kind.value
     if kind is Kind.TOOL and name in context.foreign_tools:
         # A tool mentioning its own name is not steering, even if another server shares it.
-        others = {k: v for k, v in context.foreign_tools.items() if k != name}
-        context = replace(context, foreign_tools=others)
+        context = replace(context, foreign_tools=ForeignTools(context.foreign_tools, (name,)))
     walker = _Walker(context)
     walker.fields(item, _KNOWN[kind])
     return [replace(f, kind=kind.value, item=name) for f in walker.findings]

@@ -14,9 +14,10 @@ prose is missed unless the generic phrases catch it. Client prefixes are underst
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from mcplock_tui.core.detectors.base import Hit, Pattern, ScanContext, pattern
+from mcplock_tui.core.detectors.foreign_names import ForeignTools
 
 G, _G = "MCPL-INJ-041", "steers other tools"
 _TOOL_WORDS = "tool tools function functions command commands server servers"
@@ -231,15 +232,17 @@ PATTERNS += (
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_./-]*")
 _SEPARATORS = "_./-"
-_CACHE: dict[int, tuple[Mapping[str, str], dict[str, tuple[str, str, bool]]]] = {}
+_Entry = tuple[str, str, bool]
+_CACHE: dict[int, tuple[Mapping[str, str], dict[str, tuple[_Entry, ...]]]] = {}
 
 
-def _index(tools: Mapping[str, str]) -> dict[str, tuple[str, str, bool]]:
-    """casefolded name -> (name, server, distinctive), built once per mapping object."""
+def _index(tools: Mapping[str, str]) -> dict[str, tuple[_Entry, ...]]:
+    """casefolded name -> every (name, server, distinctive) with that casefold, in table
+    order; built once per table object (a :class:`ForeignTools` view shares its table's)."""
     cached = _CACHE.get(id(tools))
     if cached is not None and cached[0] is tools:
         return cached[1]
-    index: dict[str, tuple[str, str, bool]] = {}
+    index: dict[str, tuple[_Entry, ...]] = {}
     for name, server in tools.items():
         key = name.casefold()
         distinctive = (
@@ -248,11 +251,27 @@ def _index(tools: Mapping[str, str]) -> dict[str, tuple[str, str, bool]]:
             or any(c.isupper() for c in name[1:])
         )
         if key and len(key) >= 3:
-            index[key] = (name, server, distinctive)
+            index[key] = (*index.get(key, ()), (name, server, distinctive))
     if len(_CACHE) > 16:
         _CACHE.clear()
     _CACHE[id(tools)] = (tools, index)
     return index
+
+
+def _lookup(tools: Mapping[str, str]) -> Callable[[str], _Entry | None]:
+    """The entry a token names: the last one in table order that the view keeps."""
+    if not isinstance(tools, ForeignTools):
+        index = _index(tools)
+        return lambda key: found[-1] if (found := index.get(key)) else None
+    view, index = tools, _index(tools.table)
+
+    def get(key: str) -> _Entry | None:
+        for entry in reversed(index.get(key, ())):
+            if not view.left_out(entry[0]):
+                return entry
+        return None
+
+    return get
 
 
 def _in_tool_context(text: str, start: int, end: int) -> bool:
@@ -265,16 +284,16 @@ def _in_tool_context(text: str, start: int, end: int) -> bool:
 
 def foreign(text: str, ctx: ScanContext, out: list[Hit]) -> None:
     """Hits for tool names of other servers (see the module docstring)."""
-    index = _index(ctx.foreign_tools)
+    lookup = _lookup(ctx.foreign_tools)
     for m in _TOKEN.finditer(text):
         token = m.group().rstrip("./-")
         start = m.start()
-        found = index.get(token)
+        found = lookup(token)
         offset = 0
         if found is None:
             for i, c in enumerate(token):
                 if c in _SEPARATORS and i + 1 < len(token):
-                    candidate = index.get(token[i + 1 :])
+                    candidate = lookup(token[i + 1 :])
                     if candidate is not None and candidate[2]:
                         found, offset = candidate, i + 1
                         break

@@ -20,6 +20,7 @@ from typing import Any
 
 from mcplock_tui.core.canonical import has_hidden
 from mcplock_tui.core.detectors.base import ScanContext
+from mcplock_tui.core.detectors.foreign_names import ForeignTools
 from mcplock_tui.core.detectors.normalize import skeleton
 from mcplock_tui.core.diff import Change
 from mcplock_tui.core.graded import GradedChange
@@ -53,7 +54,7 @@ class GradeContext:
     """Findings of earlier scans by exact input (see :mod:`.scan_memo`); None: scan all."""
 
     def detector_context(self) -> ScanContext:
-        foreign = {n: o for n, o in self.foreign_tools.items() if n not in self.own_tools}
+        foreign = ForeignTools(self.foreign_tools, self.own_tools)  # a view, not a copy per item
         return ScanContext(foreign_tools=foreign, server=self.server)
 
 
