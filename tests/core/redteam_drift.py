@@ -44,7 +44,9 @@ def _apply(spec: dict[str, Any], edits: dict[str, Any]) -> None:
     for path, value in edits.items():
         *parents, last = path.split("/")
         parent = _walk(spec, parents)
-        if isinstance(parent, list):
+        if isinstance(parent, list) and int(last) == len(parent):
+            parent.append(copy.deepcopy(value))  # one past the end: a value added
+        elif isinstance(parent, list):
             parent[int(last)] = copy.deepcopy(value)
         else:
             parent[last] = copy.deepcopy(value)

@@ -518,7 +518,10 @@ def _value_text_reason(key: str, o: Any, n: Any, path: str, known: frozenset[str
     old_text = " \n".join(_strings(None if o is ABSENT else o))
     new_text = " \n".join(_strings(None if n is ABSENT else n))
     if new_text and new_text != old_text:
-        r = text_reason(path, old_text or None, new_text, f"{key} value", known_hosts=known)
+        # An example shows a value ("refund order ORD-1"): its words name things, they do
+        # not widen the tool; orders, places and claims in it still count.
+        ignore = ("capability",) if key == "examples" else ()
+        r = text_reason(path, old_text or None, new_text, f"{key} value", ignore, known)
         if r.severity >= H:
             return Reason("default-changed", H, r.message, path)
     return Reason("default-changed", M, f"{key} changed", path)

@@ -291,6 +291,18 @@ def _spelled(text: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKC", text).casefold() if ch.isalnum())
 
 
+_TITLE_SCOPE = re.compile(r"\b(?:every|all|any|each|everyone|anyone|always|never)\b", re.I)
+
+
+def _leading_verb(title: str, sig: Signal) -> bool:
+    """ "Send reply to customer": the verb a title starts with names the act. "Send the
+    follow-up to every contact" says more than a label."""
+    first = title.strip().split(" ", 1)[0].casefold()
+    if _TITLE_SCOPE.search(title):
+        return False
+    return all(w.strip(" ,.;:").casefold() == first for w in sig.words)
+
+
 def title_reason(path: str, old: Any, new: Any, what: str, name: str = "") -> Reason:
     """Titles are display text: low, unless the new one can steer a model or reads as prose.
 
@@ -303,8 +315,14 @@ def title_reason(path: str, old: Any, new: Any, what: str, name: str = "") -> Re
         if name and _spelled(new) and _spelled(new) == _spelled(name) and not _compat(new):
             return Reason("title-changed", Severity.LOW, f"{what}: the name written out", path)
         found = text_signals(before, new) if classify_text(before, new) == "meaning" else []
-        # A title names the action ("Delete Entities"): scope words and flips are its job.
-        found = [sig for sig in found if sig.kind != "capability"]
+        # A title names the action ("Delete Entities", "Send reply"): scope words, flips and
+        # its leading verb are its job.
+        found = [
+            sig
+            for sig in found
+            if sig.kind != "capability"
+            and not (sig.kind == "directive" and _leading_verb(new, sig))
+        ]
         if found:
             return Reason(
                 "title-changed", Severity.HIGH, f"{what} changed: {_signal_text(found)}", path

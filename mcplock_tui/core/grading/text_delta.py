@@ -410,7 +410,8 @@ _REQUIRES = re.compile(
 )
 _ADVISES = re.compile(
     r"\b(?:helps?|helpful|recommended|encouraged|optional|useful|preferred|nice to have|"
-    r"if available|where possible|when possible|ideally|suggested|welcome|can be (?:added|given))\b"
+    r"if available|where possible|when possible|ideally|suggested|welcome|can be (?:added|given)|"
+    r"benefits? from|where (?:one|it) is available|when available|is a plus|is advisable)\b"
 )
 _MAX_RULES = 64
 
@@ -444,6 +445,32 @@ def _amount_lowered(went: list[str], arrived: list[str]) -> bool:
         return False
     was, now = _amount_value(went[0]), _amount_value(arrived[0])
     return was is not None and now is not None and now < was
+
+
+_BAN_RULE = re.compile(r"\b(?:do not|don't|never|must not|may not)\s+(\w+)\s+([^.;:\n]{3,200})")
+
+
+def _content_roots(text: str) -> set[str]:
+    return {_root(_key(w)) for w in _TOKEN.findall(text) if _key(w) not in _ENGLISH and len(w) > 2}
+
+
+def _ban_narrowed(old: str, new: str) -> str | None:
+    """A prohibition that kept its verb and lost part of its list ("do not include card
+    numbers, passwords or addresses" -> "do not include passwords"): the rest is allowed now."""
+    if len(old) + len(new) > 2 * MAX_DELTA_CHARS:
+        return None
+    bans = {}
+    for m in _BAN_RULE.finditer(new):
+        bans.setdefault(m.group(1), set()).update(_content_roots(m.group(2)))
+    for m in _BAN_RULE.finditer(old):
+        now = bans.get(m.group(1))
+        if now is None:
+            continue
+        was = _content_roots(m.group(2))
+        lost = was - now
+        if lost and now < was:
+            return ", ".join(sorted(lost)[:3])
+    return None
 
 
 def _hedged(old: str, new: str) -> str | None:
@@ -799,6 +826,9 @@ def delta(old: str, new: str) -> Delta:
     softened = _softened(old[:MAX_DELTA_CHARS], new[:MAX_DELTA_CHARS])
     if softened:
         out.flips.append(f"requirement softened: {softened}")
+    narrowed_ban = _ban_narrowed(out.old_text, _fold(new[:MAX_DELTA_CHARS]))
+    if narrowed_ban:
+        out.flips.append(f"prohibition narrowed: {narrowed_ban}")
     hedged = _hedged(out.old_text, _fold(new[:MAX_DELTA_CHARS]))
     if hedged:
         out.flips.append(f"rule hedged: {hedged}")
@@ -960,6 +990,8 @@ _CONDITION = re.compile(
     # "once the user has confirmed" gates the act on consent: it steers nothing.
     r"(?!\s+(?:has |have |had )?(?:confirm|approv|review|accept|agree|consent|sign|okay)\w*)"
     r"|\b" + _WHO + r" (?:asks?|says?|mentions?|requests?|wants?|types?)\b"
+    r"|\b(?:if|when|whenever) (?:the |a |any )?(?:conversation|chat|message|ticket|thread|email|"
+    r"e-mail|request)s? (?:mentions?|contains?|includes?|refers? to|talks? about)\b"
 )
 _SEQUENCE = re.compile(
     r"\b(?:before|after|prior to|instead of)\s+(?:\S+\s+){0,2}?(?:call|calling|use|using|answer|"
@@ -980,7 +1012,8 @@ _TOOL_CALL = re.compile(
 _FOLLOW_UP = re.compile(
     r"\b(?:after|once|then|afterwards|next|followed by|as soon as|when (?:done|finished)|"
     r"tidy up|clean up|straight after|right after|finish(?:es)? by|follow(?:ed)? up|wrap up|"
-    r"end by|subsequently|while|meanwhile|during|along the way|as part of)\b"
+    r"end by|subsequently|while|meanwhile|during|along the way|as part of|instead|right away|"
+    r"immediately|straight away|at once|automatically)\b"
 )
 
 
@@ -988,8 +1021,11 @@ def _chain_hits(text: str) -> list[str]:
     """A sentence that sends the model on to another tool after this one ("once the pull
     request exists, tidy up by calling delete_branch"): a follow-up the user never asked for."""
     out: list[str] = []
+    retiring = "deprecat" in text  # "Deprecated ...; use list_trash instead": the successor
     for sentence in re.split(r"[.!?;\n]", text):
         call = _TOOL_CALL.search(sentence)
+        if retiring and call and re.search(r"\binstead\b", sentence):
+            continue
         if call and _FOLLOW_UP.search(sentence):
             out.append(call.group(0))
     return out
@@ -1030,7 +1066,10 @@ _AUTHORITY = re.compile(
         r"approv\w*|permission|telling|consent|notice|review|prompt(?:ing)?|check(?:ing)?|"
         r"question(?:ing)?|waiting|a yes)",
         r"(?:with|needing|requiring|and) no (?:\S+ )?(?:prompts?|confirmations?|approvals?|"
-        r"checks?|questions?|reviews?|sign-?off)",
+        r"checks?|questions?|reviews?|sign-?off)"
+        # "rejected when no approval id was given" says what is missing, not that none is due.
+        r"(?!\s+(?:ids?\s+|codes?\s+)?(?:was|were|is|are|has been|have been) (?:given|provided|"
+        r"supplied|passed|found|attached|present))",
         r"pre-?(?:approv|authori[sz]|clear|confirm|sanction)\w*",
         r"auto-?(?:approv|confirm|accept|authori[sz])\w*",
         _WHO + r" (?:have |has |had )?(?:already )?(?:accepted|agreed|consented|approved|"
@@ -1748,16 +1787,25 @@ def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
         ):
             continue  # "never see the candidate's personal email address or phone number"
         before = text[max(0, m.start() - 40) : m.start()].split()[-2:]
-        if _STATE.fullmatch(m.group(0)) and (_DETERMINER | _OF) & set(before[-1:]):
+        if _STATE.fullmatch(m.group(0)) and (
+            (_DETERMINER | _OF) & set(before[-1:]) or (before[-1:] and before[-1].endswith("'s"))
+        ):
             continue  # "CVs of deleted candidates": a state, not an act
         if _ACT_WORD.match(m.group(0)) and (_DETERMINER - _LABELS_OF) & set(before):
             continue
         if _ACT_WORD.match(m.group(0)) and _NOUN_AFTER.match(text, m.end()):
             continue  # "share links", "sharing settings": a thing named, not an act
-        if _NOTHING_AFTER.match(text, m.end()):
+        if _NOTHING_AFTER.match(text, m.end()) or _DENIED_AFTER.match(text, m.end()):
             continue
         out.append(m.group(0).strip())
     return out
+
+
+_DENIED_AFTER = re.compile(
+    r"(?:\s+\S+){0,2}?\s+(?:are|is|will be|get|gets)\s+(?:never|not)\s+(?:returned|stored|shown|"
+    r"included|logged|sent|shared|exposed|kept|saved|displayed|printed)\b"
+)
+""""Full card numbers are never returned": the thing named is what the tool keeps back."""
 
 
 def _retired_words(text: str) -> set[str]:
@@ -2020,6 +2068,9 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
         else:
             quiet = pattern in (_CONDITION, _ADDRESSEE, _IMPERATIVE, _MAKE_SURE)
             found = [h for h in _hits(pattern, steering if quiet else live) if _touches(h, added)]
+            if pattern is _ADDRESSEE and re.search(r"\bagents?\b", d.old_text):
+                # "for the agent to review": the server's own word for its people.
+                found = [h for h in found if h.casefold() not in ("agent", "agents")]
             if pattern is _ADDRESSEE and d.rewrite and old_directed:
                 # "Call only after ..." retold as "The assistant calls this only after ...":
                 # the old text spoke to the model too; naming it is no new order.
