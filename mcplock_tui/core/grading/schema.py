@@ -551,6 +551,14 @@ def _new_parameter(
         return Reason(
             "parameter-added", M, f"new {req} parameter {name!r}: a confirmation field", at
         )
+    tenants = _TENANTS.search(f"{spoken}. {text}")
+    if tenants:
+        return Reason(
+            "parameter-added",
+            H,
+            f"new {req} parameter {name!r}: it reaches other tenants' data ({tenants.group(0)!r})",
+            at,
+        )
     unmasks = _UNMASK.search(f"{spoken}. {text}")
     if unmasks:
         return Reason(
@@ -596,6 +604,14 @@ _PROTECTED = re.compile(
     r"nationality|national_origin|birth_?year|date_of_birth|dob|graduation_?year)(?:$|_|\b)",
     re.IGNORECASE,
 )
+_TENANTS = re.compile(
+    r"\bevery (?:store|tenant|workspace|organi[sz]ation|account|customer|team|project|shop)s? on "
+    r"the\b|\ball (?:stores|tenants|workspaces|organi[sz]ations|orgs|shops)\b|"
+    r"\bplatform-wide\b|\bcross-tenant\b|\bacross (?:all )?(?:stores|tenants|workspaces|"
+    r"organi[sz]ations|orgs|shops)\b",
+    re.IGNORECASE,
+)
+"""A switch that reaches past the caller's own store or workspace."""
 _GATE_NAME = re.compile(
     r"(?:^|_)(?:confirm\w*|approv\w*|consent\w*|acknowledg\w*|ack|dry_?run|preview|"
     r"verif\w*|two_?factor|2fa|otp|sign_?off|change_?ticket)(?:$|_)",

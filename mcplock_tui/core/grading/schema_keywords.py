@@ -430,7 +430,11 @@ _SCOPE_VALUE = re.compile(
     r"codes?|unlock(?:s|ing)?|disarm(?:s|ing)?|"
     # A protected characteristic to sort or filter people by.
     r"age|gender|sex|race|ethnicity|religion|disability|pregnancy|marital|nationality|"
-    r"national origin|birth ?year|date of birth|graduation year)\b",
+    r"national origin|birth ?year|date of birth|graduation year|"
+    # Personal data a value now pulls in: contact details, addresses, documents.
+    r"(?:customer|user|contact|personal|buyer|patient|candidate|member)s? (?:e-?mails?|phones?|"
+    r"address(?:es)?|names?)|e-?mail address(?:es)?|phone numbers?|(?:street|postal|shipping|"
+    r"billing|home) address(?:es)?|ssn|passport|iban)\b",
     re.IGNORECASE,
 )
 """A new enum value that widens who or what (``public``, ``all``, ``admin``, ``primary``,

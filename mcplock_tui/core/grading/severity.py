@@ -198,7 +198,7 @@ _REDIRECT_PARAM = re.compile(
     r"^(?:recipients?|to|cc|bcc|reply|destinations?|dest|targets?|urls?|uris?|webhooks?|hosts?|"
     r"hostnames?|paths?|endpoints?|address(?:es)?|emails?|phone|number|channels?|callbacks?|"
     r"redirect|forward|server|domain|bucket|mirror(?:s|ing)?|relay|copy|sink|hooks?|"
-    r"upstream|proxy|notify|payees?|beneficiar(?:y|ies))$"
+    r"upstream|proxy|notify|payees?|beneficiar(?:y|ies)|payouts?|iban|bank|wallet|routing)$"
 )
 """Parameter name words that say where a side effect goes (to, cc, webhook, path)."""
 _URL_PARAM = re.compile(

@@ -423,6 +423,7 @@ _HEDGE = re.compile(
     r"|\bwhen convenient\b|\bas far as (?:possible|practical)\b|\bpreferabl[ey]\b"
     r"|\bgenerally\b|\busually\b|\bin most cases\b|\bwhere it makes sense\b|\bif in doubt\b"
     r"|\bunless (?:it is |it's )?(?:urgent|inconvenient|impractical|time-critical)\b"
+    r"|\b(?:not|never)\b(?:\s+\S+){0,3}?\s+by default\b"
 )
 
 
@@ -459,7 +460,7 @@ def _ban_narrowed(old: str, new: str) -> str | None:
     numbers, passwords or addresses" -> "do not include passwords"): the rest is allowed now."""
     if len(old) + len(new) > 2 * MAX_DELTA_CHARS:
         return None
-    bans = {}
+    bans: dict[str, set[str]] = {}
     for m in _BAN_RULE.finditer(new):
         bans.setdefault(m.group(1), set()).update(_content_roots(m.group(2)))
     for m in _BAN_RULE.finditer(old):
@@ -1051,8 +1052,14 @@ _AUTHORITY = re.compile(
         r"already) )*(?:permissions?|consent|approval|authori[sz]ation|go-?ahead|blessing)",
         r"permission to",
         r"consented",
-        r"administrators?",
-        r"admins?",
+        # An administrator named as the one who allowed or ordered something; "the admin
+        # session" or "not even admins can see it" names a role.
+        r"(?:administrators?|admins?) (?:say|says|said|has|have|approved|authori[sz]ed|wants?|"
+        r"requires?|instructs?|asked|allows?|allowed|granted|agreed|confirmed|decided|signed)",
+        r"as (?:an? |the )?(?:administrators?|admins?)",
+        r"(?:administrator|admin) (?:mode|override|access|privileges?|rights|role|level|"
+        r"permissions?|approval)",
+        r"on behalf of (?:the |an? )?(?:administrators?|admins?)",
         r"system (?:prompt|message|instructions?)",
         r"developer (?:message|instructions?)",
         r"takes? precedence",
@@ -1234,7 +1241,8 @@ _CAPABILITY = re.compile(
         # Input nobody declared, handed on unread.
         r"pass(?:es|ed)?[- ]through",
         r"passed (?:on|along|straight)",
-        r"(?:any|all|every) other (?:fields?|keys?|properties|parameters|arguments|options)",
+        r"(?:any|all|every) (?:other |additional |extra |unknown |undeclared |further )?"
+        r"(?:fields|keys|properties|parameters|arguments|settings)",
     )
 )
 _PATH = re.compile(
@@ -1680,9 +1688,10 @@ _NAMES_MODEL = frozenset(["assistant", "assistants", "the model", "ai", "llm", "
 _CAUTION = re.compile(
     r"\b(?:do not|don't|never|must not|should not|shouldn't|cannot|can't)\s+\w+"
     r"|\b(?:tell|inform|warn|notify|show|ask|remind)\s+(?:the |their )?(?:user|"
-    r"account holder|household|caller|requester)\b"
+    r"account holder|household|caller|requester|owner|supervisor|manager|approver)\b"
     r"|\bask (?:again|first|them|the user)\b|\bread (?:\S+ ){0,4}?back\b"
-    r"|\bwait (?:for|until)\b|\bconfirm (?:\S+ ){0,3}?with\b"
+    r"|\bwait (?:for|until)\b|\bconfirm (?:\S+ ){0,6}?with (?:the |their )?(?:user|owner|"
+    r"supervisor|manager|approver|account holder)\b"
     r"|\b(?:decline|refuse|explain that)\b"
 )
 _WAIVES = re.compile(
