@@ -421,7 +421,7 @@ _OUTWARD_VALUE = re.compile(
 
 _SCOPE_VALUE = re.compile(
     r"\b(?:all|every|any|everything|everyone|entire|public|external|unsafe|raw|root|"
-    r"privileged|unrestricted|force|global|owner|admin|organi[sz]ation|org|company|domain|"
+    r"privileged|unrestricted|force|global|owner|admin|organi[sz]ation|company|domain|"
     r"tenant|workspace|"
     # The live or writable side of a system a tool was kept off: the primary database.
     r"primary|master|prod|production|live|writer|read-?write|rw|"

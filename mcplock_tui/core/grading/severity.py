@@ -133,7 +133,8 @@ _ACTS = re.compile(
     r"reset(?:s|ting)?|rollback|revert(?:s|ing)?|reboot(?:s|ing)?|shutdown|terminate[sd]?|"
     r"sign(?:s|ing)?|charge[sd]?|refund(?:s|ing)?|buy(?:s|ing)?|purchase[sd]?|book(?:s|ing)?|"
     r"rotate[sd]?|renew(?:s|ing)?|regenerate[sd]?|reissue[sd]?|scale[sd]?|restore[sd]?|"
-    r"unlock(?:s|ed|ing)?|disarm(?:s|ed|ing)?)\b"
+    r"unlock(?:s|ed|ing)?|disarm(?:s|ed|ing)?|reject(?:s|ing)?|truncate[sd]?|truncating|"
+    r"empt(?:y|ies|ying)|wipe[sd]?|wiping|flush(?:es|ing)?|suspend(?:s|ing)?|ban(?:s|ning)?)\b"
 )
 """Words by which a tool's own text says it changes or sends something."""
 _DESTROYS = re.compile(

@@ -182,7 +182,7 @@ _SYNONYMS = {
     "would": "will",
 }
 _WIDER = frozenset(["every", "any", "whole", "many", "multiple", "several"])
-_NARROWER = frozenset(["only", "one", "few", "fewer", "less", "least", "some"])
+_NARROWER = frozenset(["only", "one", "fewer", "less", "least", "some"])
 
 
 def _flipped(cls: str, was: list[str], now: list[str], rewrite: bool = False) -> bool:
@@ -914,7 +914,7 @@ _IMPERATIVE = re.compile(
         r"make sure",
         r"act as",
         r"include the",
-        r"send",
+        r"send(?! (?:one|a single|only|exactly)\b)",
         r"upload",
         r"quote",
         r"repeat",
@@ -972,7 +972,7 @@ _HARVEST = re.compile(
     r"\b(?:user'?s?|their|your|assistant'?s?) (?:\w+ ){0,3}(?:messages?|conversations?|chats?|"
     r"history|replies|prompts|questions|answers|transcripts?)\b"
     # "the questions" a prompt suggests are its output; "the conversation" is the user's.
-    r"|\bthe (?:\w+ ){0,3}(?:messages|conversations?|chats?|history|transcripts?)\b"
+    r"|\bthe (?:\w+ ){0,3}(?:messages|conversations?|chats?|transcripts?)\b"
     r"|\b(?:full|real|legal) names?\b|\bphone numbers?\b|\bhome address(?:es)?\b"
     r"|\bip address(?:es)?\b|\b(?:location|geolocation|contacts|location data)\b"
 )
@@ -998,10 +998,10 @@ _SEQUENCE = re.compile(
     r"\b(?:before|after|prior to|instead of)\s+(?:\S+\s+){0,2}?(?:call|calling|use|using|answer|"
     r"answering|respond|responding|reply|replying|run|running|invoke|invoking|showing|"
     r"displaying|any|every|each|all|this tool|the user|you|other)\b"
-    r"|\bfrom now on\b|\b(?:every|each) time\b|\bfirst(?:,| call| use| run| read| ask| send| invoke| fetch| open| load)\b"
+    r"|\bbefore (?:\S+\s+){0,2}?returning\b|\bfrom now on\b|\b(?:every|each) time\b|\bfirst(?:,| call| use| run| read| ask| send| invoke| fetch| open| load)\b"
     r"|\bthen (?:call|send|use|run|invoke|forward|post|upload|tell|ask)\b"
     # A destructive follow-up chained on: "then prune the branches", "afterwards remove".
-    r"|\b(?:then|afterwards|after that|once done|when done|follow(?:ed)? up (?:by|with)|"
+    r"|(?<!are )(?<!is )(?<!be )\b(?:then|afterwards|after that|once done|when done|follow(?:ed)? up (?:by|with)|"
     r"finish(?:es)? (?:by|with)|wrap(?:s)? up (?:by|with)|end(?:s)? by),?(?: \S+){0,2}? "
     r"(?:delet|remov|prun|drop|purg|wip|scal|shut|stop|kill|clos|archiv|revok|cancel|truncat|"
     r"reset|restor|replac|overwrit|tid|clean)\w*"
@@ -1683,6 +1683,16 @@ _YOU_LEAVE = re.compile(
     r"have)|needn't|no longer need)\b"
 )
 """Leave given to the model by name ("you may skip the check"): an addressee that counts."""
+
+
+def _only_when_before(hit: str, text: str) -> bool:
+    """ "only when the user wants the change committed": the condition is the gate."""
+    at = text.find(hit)
+    return at >= 0 and bool(
+        re.search(r"\bonly (?:\w+ )?(?:when|if|after|once)\s*$", text[max(0, at - 30) : at])
+    )
+
+
 _NAMES_MODEL = frozenset(["assistant", "assistants", "the model", "ai", "llm", "llms"])
 
 _CAUTION = re.compile(
@@ -1776,6 +1786,9 @@ def _qualified_again(sentence: str, old: str) -> bool:
 
 _QUALIFIER = re.compile(r"\b(?:when|whenever|if|unless|only|as long as|where|provided)\b")
 _DENIED_FAR = re.compile(r"\b(?:not|n't|never|no longer|cannot|nor|neither)\b(?:\s+\S+){0,6}\s*$")
+_RETENTION = re.compile(
+    r"\bexpire[sd]?\b|\bafter \d+ (?:days?|hours?|weeks?|months?)\b|\bretention\b"
+)
 _STATE = re.compile(r"(?:delet|remov|archiv|clos|cancell?|eras|purg|shar)ed")
 """A participle after an article names a state: "deleted candidates", "the shared mailbox"."""
 _OF = frozenset(["of", "from", "with", "for", "about", "to"])
@@ -1796,6 +1809,8 @@ def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
         ):
             continue  # "never see the candidate's personal email address or phone number"
         before = text[max(0, m.start() - 40) : m.start()].split()[-2:]
+        if _STATE.fullmatch(m.group(0)) and _RETENTION.search(text):
+            continue  # "exports expire after 7 days and are then deleted": retention
         if _STATE.fullmatch(m.group(0)) and (
             (_DETERMINER | _OF) & set(before[-1:]) or (before[-1:] and before[-1].endswith("'s"))
         ):
@@ -1813,6 +1828,7 @@ def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
 _DENIED_AFTER = re.compile(
     r"(?:\s+\S+){0,2}?\s+(?:are|is|will be|get|gets)\s+(?:never|not)\s+(?:returned|stored|shown|"
     r"included|logged|sent|shared|exposed|kept|saved|displayed|printed)\b"
+    r"|(?:\s+\S+){0,4}?\s+(?:are|is|will be|get|gets)\s+(?:rejected|refused|blocked|denied|ignored)\b"
 )
 """"Full card numbers are never returned": the thing named is what the tool keeps back."""
 
@@ -2077,6 +2093,8 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
         else:
             quiet = pattern in (_CONDITION, _ADDRESSEE, _IMPERATIVE, _MAKE_SURE)
             found = [h for h in _hits(pattern, steering if quiet else live) if _touches(h, added)]
+            if pattern is _CONDITION:
+                found = [h for h in found if not _only_when_before(h, live)]
             if pattern is _ADDRESSEE and re.search(r"\bagents?\b", d.old_text):
                 # "for the agent to review": the server's own word for its people.
                 found = [h for h in found if h.casefold() not in ("agent", "agents")]
