@@ -174,7 +174,9 @@ PATTERNS: tuple[Pattern, ...] = (
         _C,
         r"\bkeep (?:this|it|that|these|them|the (?:following|above|instructions?"
         r"|request|action|step|note))? ?(?:a )?(?:secret|hidden|confidential|between us"
-        r"|to yourself)\b",
+        # "keep confidential details out of the auto-reply" names data to leave out.
+        r"|to yourself)\b(?! (?:details?|data|information|info|fields?|values?|notes?|"
+        r"documents?|files?|items?|parts?|sections?|numbers?|records?)\b)",
         "keep",
         "secret hidden confidential between yourself",
     ),

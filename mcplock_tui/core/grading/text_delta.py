@@ -315,7 +315,8 @@ def _no_leave(gained: set[str], new: str, old: str) -> bool:
 
 _EXCLUDES = re.compile(
     r"\b(?:exclud\w*|omit\w*|left out|leaves? out|refus\w*|reject\w*|forbid\w*|prohibit\w*|"
-    r"den(?:y|ies|ied)|block\w*|withh[eo]ld\w*|skipp\w*)\b"
+    r"den(?:y|ies|ied)|block\w*|withh[eo]ld\w*|skipp\w*|permanent\w*|irreversibl\w*|final|"
+    r"single|at most|no more than|only)\b"
 )
 _DUTY_DENIED = re.compile(
     r"\b(?:not|n't|never|no|without|nor)\s+(?:\w+\s+){0,2}?(?:required|needed|necessary|"
@@ -1760,6 +1761,7 @@ _ACT_WORD = re.compile(
     r"(?:e|es|s|ing)?$",
     re.I,
 )
+_LABELLED = re.compile(r"\b(?:marked|flagged|set to|labell?ed)(?: \S+)?(?: as)? $")
 _NOUN_AFTER = re.compile(
     r"\s+(?:links?|settings?|permissions?|dialog|menu|button|urls?|icons?|sheets?|options?|"
     r"policy|policies|rules?|history|status)\b"
@@ -1817,6 +1819,8 @@ def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
             continue  # "CVs of deleted candidates": a state, not an act
         if _ACT_WORD.match(m.group(0)) and (_DETERMINER - _LABELS_OF) & set(before):
             continue
+        if m.group(0) == "private" and _LABELLED.search(text[max(0, m.start() - 30) : m.start()]):
+            continue  # "events marked private": a label on the data
         if _ACT_WORD.match(m.group(0)) and _NOUN_AFTER.match(text, m.end()):
             continue  # "share links", "sharing settings": a thing named, not an act
         if _NOTHING_AFTER.match(text, m.end()) or _DENIED_AFTER.match(text, m.end()):
