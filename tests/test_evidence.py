@@ -26,7 +26,6 @@ from mcplock_tui.core import review
 from mcplock_tui.core.diff import diff_surfaces
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import Kind, Surface
-from mcplock_tui.core.surface import build_surface
 from mcplock_tui.core.verdict import Explained, Verdict
 from mcplock_tui.evidence.records import (
     KEY_ENV,
@@ -40,6 +39,7 @@ from mcplock_tui.evidence.records import (
     record_decisions,
     surface_hash,
 )
+from tests.demo_surface import demo_surface
 
 REVIEWER = "Ada Lovelace <ada@example.com>"
 
@@ -58,17 +58,11 @@ def _git_identity(
 
 
 def make_surface(read: str = "Read a file.", write: str = "Write a file.") -> Surface:
-    return build_surface(
-        initialize_result={
-            "protocolVersion": "2025-11-25",
-            "serverInfo": {"name": "demo", "version": "1.0.0"},
-            "capabilities": {"tools": {}},
-        },
-        launch="stdio: python demo.py",
-        tools=[
+    return demo_surface(
+        [
             {"name": "read", "description": read, "inputSchema": {"type": "object"}},
             {"name": "write", "description": write, "inputSchema": {"type": "object"}},
-        ],
+        ]
     )
 
 

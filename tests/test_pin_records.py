@@ -15,7 +15,6 @@ from mcplock_tui.core.canonical import digest
 from mcplock_tui.core.lockfile import Lockfile, LogHead, ServerPin
 from mcplock_tui.core.model import Kind, Surface
 from mcplock_tui.core.review import Action, Decision
-from mcplock_tui.core.surface import build_surface
 from mcplock_tui.evidence.records import (
     KEY_ENV,
     EvidencePaths,
@@ -29,6 +28,7 @@ from mcplock_tui.evidence.records import (
     surface_hash,
 )
 from mcplock_tui.evidence.verify import check_lockfile, verify_log, verify_records
+from tests.demo_surface import demo_surface
 
 
 @pytest.fixture(autouse=True)
@@ -41,17 +41,11 @@ def _identity(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
 
 
 def _surface(tools: int, text: str = "Reads record") -> Surface:
-    return build_surface(
-        initialize_result={
-            "protocolVersion": "2025-11-25",
-            "serverInfo": {"name": "demo", "version": "1.0.0"},
-            "capabilities": {"tools": {}},
-        },
-        launch="stdio: python demo.py",
-        tools=[
+    return demo_surface(
+        [
             {"name": f"t{i}", "description": f"{text} {i}.", "inputSchema": {"type": "object"}}
             for i in range(tools)
-        ],
+        ]
     )
 
 
