@@ -530,43 +530,10 @@ def _new_parameter(
     if isinstance(schema, dict) and isinstance(schema.get("enum"), list) and schema["enum"]:
         # A closed list of values ("main", "north") cannot carry what the model was told.
         found = [sig for sig in found if sig.kind != "harvest"]
-        ranked = [v for v in schema["enum"] if isinstance(v, str) and _PROTECTED.search(v)]
-        if ranked:
-            return Reason(
-                "parameter-added",
-                H,
-                f"new {req} parameter {name!r}: it can sort or filter by a protected "
-                f"characteristic ({', '.join(repr(v) for v in ranked[:3])})",
-                at,
-            )
-    if detect_param(name)[1]:
-        return Reason(
-            "parameter-added", H, f"new {req} parameter {name!r}: its name asks for text", at
-        )
-    flag_like = isinstance(schema, dict) and (
-        schema.get("type") == "boolean" or schema.get("const") is True
-    )
-    if flag_like and is_gate_param(name, schema) and not _permissive_default(name, schema):
-        # ``confirm_external: const true``: one more check the model must pass.
-        return Reason(
-            "parameter-added", M, f"new {req} parameter {name!r}: a confirmation field", at
-        )
-    tenants = _TENANTS.search(f"{spoken}. {text}")
-    if tenants:
-        return Reason(
-            "parameter-added",
-            H,
-            f"new {req} parameter {name!r}: it reaches other tenants' data ({tenants.group(0)!r})",
-            at,
-        )
-    unmasks = _UNMASK.search(f"{spoken}. {text}")
-    if unmasks:
-        return Reason(
-            "parameter-added",
-            H,
-            f"new {req} parameter {name!r}: it can lift masking or redaction ({unmasks.group(0)!r})",
-            at,
-        )
+    why = _what_it_opens(name, schema, f"{spoken}. {text}")
+    if why is not None:
+        band = M if why == _CONFIRMATION else H
+        return Reason("parameter-added", band, f"new {req} parameter {name!r}: {why}", at)
     flag = isinstance(schema, dict) and schema.get("type") == "boolean"
     if flag and not found and _SCOPE.search(text):
         found = [Signal("capability", tuple(dict.fromkeys(_SCOPE.findall(text))))]
@@ -587,6 +554,33 @@ def _new_parameter(
         f"new {req} parameter {name!r}: its name and description ask for nothing new",
         at,
     )
+
+
+_CONFIRMATION = "a confirmation field"
+
+
+def _what_it_opens(name: str, schema: Any, text: str) -> str | None:
+    """Why a new parameter is high by its kind alone, or that it is a new confirmation
+    field (medium), or None to read its text."""
+    enum = schema.get("enum") if isinstance(schema, dict) else None
+    ranked = [v for v in enum if isinstance(v, str) and _PROTECTED.search(v)] if enum else []
+    if isinstance(enum, list) and ranked:
+        shown = ", ".join(repr(v) for v in ranked[:3])
+        return f"it can sort or filter by a protected characteristic ({shown})"
+    if detect_param(name)[1]:
+        return "its name asks for text"
+    flag_like = isinstance(schema, dict) and (
+        schema.get("type") == "boolean" or schema.get("const") is True
+    )
+    if flag_like and is_gate_param(name, schema) and not _permissive_default(name, schema):
+        return _CONFIRMATION  # ``confirm_external: const true``: one more check to pass
+    tenants = _TENANTS.search(text)
+    if tenants:
+        return f"it reaches other tenants' data ({tenants.group(0)!r})"
+    unmasks = _UNMASK.search(text)
+    if unmasks:
+        return f"it can lift masking or redaction ({unmasks.group(0)!r})"
+    return None
 
 
 _UNMASK = re.compile(

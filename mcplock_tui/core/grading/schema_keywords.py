@@ -331,6 +331,22 @@ def scalar_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> I
         else:
             how = "removed" if n is ABSENT else f"changed from {clip(o)} to {clip(n)}"
             yield direction(True, f"{key} {how}", f"{at}.{key}", pol)
+    yield from _limit_reasons(a, b, at, pol)
+    o, n = a.get("multipleOf"), b.get("multipleOf")
+    if o != n:
+        looser = n is None or (o is not None and not (n % o == 0 if o else False))
+        yield direction(looser, _limit_words("multipleOf", o, n, looser), f"{at}.multipleOf", pol)
+    if a.get("uniqueItems") != b.get("uniqueItems"):
+        looser = b.get("uniqueItems") is not True
+        how = "dropped: duplicates now accepted" if looser else "added: items must now be unique"
+        yield direction(looser, f"uniqueItems {how}", f"{at}.uniqueItems", pol)
+
+
+def _limit_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> Iterator[Reason]:
+    """Numeric bounds and length or count limits. A lower floor (a threshold from 50 to 10,
+    a shorter minLength) lets smaller values through and is medium; what grows an act's
+    reach is a raised maximum or a floor dropped below zero (a negative amount turns a
+    payment around)."""
     for upper in (True, False):
         o_b, n_b = bound(a, upper), bound(b, upper)
         looser = bound_looser(o_b, n_b, upper)
@@ -344,9 +360,6 @@ def scalar_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> I
                 pol,
             )
             if found.severity >= H and not upper and not _goes_negative(o_b, n_b):
-                # A lower floor (a threshold from 50 to 10) lets smaller values through;
-                # what grows an act's reach is a raised maximum or a floor dropped below
-                # zero (a negative amount turns a payment around).
                 found = Reason(found.category, M, f"{found.message} (a lower floor)", found.path)
             yield found
     for key in sorted(UPPER | LOWER):
@@ -358,14 +371,6 @@ def scalar_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> I
             if found.severity >= H and key in LOWER:
                 found = Reason(found.category, M, f"{found.message} (a lower floor)", found.path)
             yield found
-    o, n = a.get("multipleOf"), b.get("multipleOf")
-    if o != n:
-        looser = n is None or (o is not None and not (n % o == 0 if o else False))
-        yield direction(looser, _limit_words("multipleOf", o, n, looser), f"{at}.multipleOf", pol)
-    if a.get("uniqueItems") != b.get("uniqueItems"):
-        looser = b.get("uniqueItems") is not True
-        how = "dropped: duplicates now accepted" if looser else "added: items must now be unique"
-        yield direction(looser, f"uniqueItems {how}", f"{at}.uniqueItems", pol)
 
 
 VALUES_ADDED = "allowed values loosened by named values"

@@ -752,16 +752,7 @@ def delta(old: str, new: str) -> Delta:
         gone_numbers.extend(_counts(old_part, a, i1))
         if op == "replace":
             came_numbers.extend(_counts(new_part, b, j1))  # an inserted example is no flip
-    # A number the other text also has moved with its sentence ("up to 25" -> "at most 25
-    # matches"): only a value one side lacks is a changed count.
-    if _cap_lowered(a, b, gone_numbers, came_numbers):
-        gone_numbers, came_numbers = [], []
-    old_numbers = set(_bag(a, True).get("number", [])) | _glued_numbers(a)
-    new_numbers = set(_bag(b, True).get("number", [])) | _glued_numbers(b)
-    went = [n for n in _bag(gone_numbers, True).get("number", []) if n not in new_numbers]
-    arrived = [n for n in _bag(came_numbers, True).get("number", []) if n not in old_numbers]
-    if _amount_lowered(went, arrived):
-        went, arrived = [], []
+    went, arrived = _changed_numbers(a, b, gone_numbers, came_numbers)
     before = _bag(gone, False) | {"number": went}
     after = _bag(came, False) | {"number": arrived}
     # In a rewrite a modal flips only when the new words bring one the old lacked ("must
@@ -770,76 +761,15 @@ def delta(old: str, new: str) -> Delta:
     rewrite = out.rewrite = retold
     if not rewrite:  # "Run ... return" retold as "Executes ... returns": a verb, not a count
         out.flips.extend(affixes)
-    obliged = {"must"} if rewrite and _OBLIGES & set(ka) else set()
-    new_text = _fold(new[:MAX_DELTA_CHARS])
-    for cls in ("negation", "modal", "quantifier", "number"):
-        was, now = sorted(before.get(cls, [])), sorted(after.get(cls, []))
-        if cls == "modal" and rewrite and not set(now) - set(was) - obliged:
-            continue
-        gained, lost = set(now) - set(was), set(was) - set(now)
-        if cls == "negation" and rewrite and gained and not lost and _restrictive(b, gained):
-            continue  # "stays inside the system" retold as "never leaves the system"
-        if (
-            cls == "negation"
-            and rewrite
-            and lost
-            and not gained
-            and _HANDED_OVER.search(" ".join(b))
-        ):
-            continue  # "does not take them" retold as "leaves taking them to the user"
-        if cls == "negation" and gained and not lost and not _waived_duty(new_text, out.old_text):
-            continue  # "it changes nothing and never revokes access": a new denial of an act
-        if (
-            cls == "negation"
-            and lost
-            and not gained
-            and _EXCLUDES.search(new_text)
-            and not _EXCLUDES.search(out.old_text)
-        ):
-            continue  # "are not included" -> "are excluded": the same denial in one word
-        if (
-            cls == "modal"
-            and set(was) - set(now) <= {"should", "must"}
-            and not set(now) - set(was)
-            and _ONLY_WHEN.search(new_text)
-            and _ONLY_WHEN.search(out.old_text)
-        ):
-            continue  # "should only be set when ..." -> "set it only when ...": the same gate
-        if cls == "quantifier" and rewrite:
-            # "one colleague" retold as "a colleague": the article says one as well.
-            was, now = [w for w in was if w != "one"], [w for w in now if w != "one"]
-        if (
-            cls == "modal"
-            and rewrite
-            and not set(now) - set(was) - _WEAK_MODALS - obliged
-            and not (set(was) - set(now)) & _STRONG_MODALS
-        ):
-            continue  # "the review suggests alerts the user can accept": no new leave
-        if (
-            cls == "modal"
-            and not set(was) - set(now)
-            and _no_leave(set(now) - set(was), _fold(new[:MAX_DELTA_CHARS]), out.old_text)
-        ):
-            continue  # only "can be read" or "always read back ... and wait" gained
-        if _flipped(cls, was, now, rewrite):
-            shown_was = " ".join(was)[:40] or "(none)"
-            shown_now = " ".join(now)[:40] or "(none)"
-            out.flips.append(f"{cls} {shown_was} -> {shown_now}")
-    softened = _softened(old[:MAX_DELTA_CHARS], new[:MAX_DELTA_CHARS])
-    if softened:
-        out.flips.append(f"requirement softened: {softened}")
-    narrowed_ban = _ban_narrowed(out.old_text, _fold(new[:MAX_DELTA_CHARS]))
-    if narrowed_ban:
-        out.flips.append(f"prohibition narrowed: {narrowed_ban}")
-    hedged = _hedged(out.old_text, _fold(new[:MAX_DELTA_CHARS]))
-    if hedged:
-        out.flips.append(f"rule hedged: {hedged}")
-    unprotected = _protection_dropped(ka, kb)
-    if unprotected:
-        out.flips.append(f"protection dropped: {unprotected}")
-    narrowed = [] if retold and _kept_gates(a, b) else _gate_narrowed(a, b, gated)
-    if narrowed:
-        out.flips.append("consent narrowed: " + ", ".join(narrowed[:3]))
+    moved = _Moved(
+        rewrite=rewrite,
+        obliged=frozenset({"must"} if rewrite and _OBLIGES & set(ka) else ()),
+        new_words=b,
+        new_text=_fold(new[:MAX_DELTA_CHARS]),
+        old_text=out.old_text,
+    )
+    out.flips.extend(_class_flips(before, after, moved))
+    out.flips.extend(_rule_flips(old, new, a, b, gated, moved))
     keys = {_key(w) for w in out.added}
     out.raw = [
         sentence
@@ -847,6 +777,109 @@ def delta(old: str, new: str) -> Delta:
         if keys & {_key(w) for w in _tokens(sentence)}
     ]
     out.context = [_fold(sentence) for sentence in out.raw]
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Moved:
+    """What the word-class rules need to know about one edit."""
+
+    rewrite: bool
+    obliged: frozenset[str]
+    new_words: list[str]
+    new_text: str
+    """The new text, folded."""
+    old_text: str
+
+
+def _changed_numbers(
+    a: list[str], b: list[str], gone: list[str], came: list[str]
+) -> tuple[list[str], list[str]]:
+    """Counts that went and arrived. A number the other text also has moved with its sentence
+    ("up to 25" -> "at most 25 matches"): only a value one side lacks is a changed count."""
+    if _cap_lowered(a, b, gone, came):
+        return [], []
+    old_numbers = set(_bag(a, True).get("number", [])) | _glued_numbers(a)
+    new_numbers = set(_bag(b, True).get("number", [])) | _glued_numbers(b)
+    went = [n for n in _bag(gone, True).get("number", []) if n not in new_numbers]
+    arrived = [n for n in _bag(came, True).get("number", []) if n not in old_numbers]
+    if _amount_lowered(went, arrived):
+        return [], []
+    return went, arrived
+
+
+def _same_negation(gained: set[str], lost: set[str], m: _Moved) -> bool:
+    """A negation that moved without changing what is denied."""
+    if m.rewrite and gained and not lost and _restrictive(m.new_words, gained):
+        return True  # "stays inside the system" retold as "never leaves the system"
+    if m.rewrite and lost and not gained and _HANDED_OVER.search(" ".join(m.new_words)):
+        return True  # "does not take them" retold as "leaves taking them to the user"
+    if gained and not lost and not _waived_duty(m.new_text, m.old_text):
+        return True  # "it changes nothing and never revokes access": a new denial of an act
+    # "are not included" -> "are excluded": the same denial in one word.
+    return bool(
+        lost and not gained and _EXCLUDES.search(m.new_text) and not _EXCLUDES.search(m.old_text)
+    )
+
+
+def _same_modal(was: list[str], now: list[str], m: _Moved) -> bool:
+    """A modal that moved without giving the model new leave."""
+    gained, lost = set(now) - set(was), set(was) - set(now)
+    if m.rewrite and not gained - m.obliged:
+        return True
+    if (
+        lost <= {"should", "must"}
+        and not gained
+        and _ONLY_WHEN.search(m.new_text)
+        and _ONLY_WHEN.search(m.old_text)
+    ):
+        return True  # "should only be set when ..." -> "set it only when ...": the same gate
+    if m.rewrite and not gained - _WEAK_MODALS - m.obliged and not lost & _STRONG_MODALS:
+        return True  # "the review suggests alerts the user can accept": no new leave
+    # Only "can be read" or "always read back ... and wait" gained.
+    return not lost and _no_leave(gained, m.new_text, m.old_text)
+
+
+def _class_flips(before: dict[str, list[str]], after: dict[str, list[str]], m: _Moved) -> list[str]:
+    """Negations, modals, quantifiers and numbers that changed what the text allows."""
+    out: list[str] = []
+    for cls in ("negation", "modal", "quantifier", "number"):
+        was, now = sorted(before.get(cls, [])), sorted(after.get(cls, []))
+        if cls == "modal" and _same_modal(was, now, m):
+            continue
+        if cls == "negation" and _same_negation(set(now) - set(was), set(was) - set(now), m):
+            continue
+        if cls == "quantifier" and m.rewrite:
+            # "one colleague" retold as "a colleague": the article says one as well.
+            was, now = [w for w in was if w != "one"], [w for w in now if w != "one"]
+        if _flipped(cls, was, now, m.rewrite):
+            shown_was = " ".join(was)[:40] or "(none)"
+            shown_now = " ".join(now)[:40] or "(none)"
+            out.append(f"{cls} {shown_was} -> {shown_now}")
+    return out
+
+
+def _rule_flips(
+    old: str, new: str, a: list[str], b: list[str], gated: frozenset[int], m: _Moved
+) -> list[str]:
+    """Rules that lost force: softened, hedged, a ban or a consent gate narrowed, a
+    protection dropped."""
+    out: list[str] = []
+    softened = _softened(old[:MAX_DELTA_CHARS], new[:MAX_DELTA_CHARS])
+    if softened:
+        out.append(f"requirement softened: {softened}")
+    narrowed_ban = _ban_narrowed(m.old_text, m.new_text)
+    if narrowed_ban:
+        out.append(f"prohibition narrowed: {narrowed_ban}")
+    hedged = _hedged(m.old_text, m.new_text)
+    if hedged:
+        out.append(f"rule hedged: {hedged}")
+    unprotected = _protection_dropped([_key(w) for w in a], [_key(w) for w in b])
+    if unprotected:
+        out.append(f"protection dropped: {unprotected}")
+    narrowed = [] if m.rewrite and _kept_gates(a, b) else _gate_narrowed(a, b, gated)
+    if narrowed:
+        out.append("consent narrowed: " + ", ".join(narrowed[:3]))
     return out
 
 
@@ -2016,119 +2049,160 @@ def _same_ban(hit: str, text: str, forbidden: set[str]) -> bool:
     return bool(verbs) and all(v in forbidden for v in verbs)
 
 
-def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]:
-    """What the added words can make a model do, each with the words that drove it.
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """One delta's new sentences, as the signal patterns read them."""
 
-    ``known_hosts``: hosts the server's pinned surface already names; a link to one is not
-    a new entity (the same docs link added to one more tool).
-    """
-    added = {_key(w) for w in d.added}
-    if not added and not d.flips:
-        return []
-    text = "\n".join(d.context)
+    d: Delta
+    added: set[str]
+    text: str
+    """Every new sentence with an added word."""
+    live: str
+    """Those with a word the old text lacked."""
+    steering: str
+    """Those that are more than care."""
+    old_directed: bool
+
+
+def _read(d: Delta, added: set[str]) -> _Read:
     # A sentence made only of words the old text had (the same rule reordered, or split
     # into bullets) adds no directive; a sentence with any new word is read whole.
-    fresh_sentences = [
+    fresh = [
         s
         for s in d.context
         if not {_key(w) for w in _TOKEN.findall(s) if w not in _SENTENCE_END} <= d.old_keys
     ]
-    live = "\n".join(fresh_sentences)
-    # A sentence that only adds caution ("tell the user and do not retry", "if the name
-    # does not match, ask again") gives the model no new act: its orders, conditions and
-    # sequencing are the consent loop itself. One that waives a check is never caution.
-    steering = "\n".join(s for s in fresh_sentences if not cautionary(s, d.old_text))
-    old_directed = bool(
-        _hits(_ADDRESSEE, d.old_text)
-        or _hits(_IMPERATIVE, d.old_text)
-        or _ORDER_START.search(d.old_text)
+    return _Read(
+        d=d,
+        added=added,
+        text="\n".join(d.context),
+        live="\n".join(fresh),
+        # A sentence that only adds caution ("tell the user and do not retry", "if the name
+        # does not match, ask again") gives the model no new act: its orders, conditions
+        # and sequencing are the consent loop itself. One that waives a check is not care.
+        steering="\n".join(s for s in fresh if not cautionary(s, d.old_text)),
+        old_directed=bool(
+            _hits(_ADDRESSEE, d.old_text)
+            or _hits(_IMPERATIVE, d.old_text)
+            or _ORDER_START.search(d.old_text)
+        ),
     )
+
+
+def _scope_hits(pattern: re.Pattern[str], r: _Read) -> list[str]:
+    """Capability and harvest words the old text lacked, outside denials and deprecations."""
+    d = r.d
+    old_roots = {_root(k) for k in d.old_keys}
+    fresh = {
+        w
+        for w in r.added
+        if not _stems(w) & d.old_keys and _root(w) not in old_roots and not _same_act(w, d)
+    }
+    if pattern is _ACTION and d.rewrite and any(map(_ACTED.fullmatch, d.old_keys)):
+        return []  # "E-mails a statement" retold as "Sends a statement by e-mail"
+    hits = _verb_hits(pattern, r.text) if pattern is _ACTION else _undenied(pattern, r.text)
+    if pattern is _CAPABILITY:
+        hits = [h for h in hits if h not in _NEGATED_SCOPE or not _NEGATED.search(r.text)]
+    if "deprecat" in r.text:
+        # "Deprecated: removed in v3.0, when downloads follow the sharing settings": what a
+        # deprecation note names is what goes away.
+        retired = _retired_words(r.text)
+        hits = [h for h in hits if h not in retired]
+    found = [h for h in hits if _touches(h, fresh)]
+    if found and r.steering != r.live:
+        # "If a patient asks to delete their records, do not delete anything": an act
+        # named inside care is what the care is about.
+        kept = set(
+            _verb_hits(pattern, r.steering)
+            if pattern is _ACTION
+            else _undenied(pattern, r.steering)
+        )
+        found = [h for h in found if h in kept or not _ACT_VERB.match(h)]
+    return found
+
+
+def _claims(r: _Read) -> list[str]:
+    found = [h for h in _claim_hits(r.live) if _touches(h, r.added)]
+    if found:
+        # "Only payees already saved and approved" said again: the old claim.
+        said = {" ".join(h.split()) for h in _claim_hits(r.d.old_text)}
+        found = [h for h in found if " ".join(h.split()) not in said]
+    return found
+
+
+def _orders(pattern: re.Pattern[str], r: _Read) -> list[str]:
+    """Directive and condition phrases, without the ones the old text already gave."""
+    d, live = r.d, r.live
+    quiet = pattern in (_CONDITION, _ADDRESSEE, _IMPERATIVE, _MAKE_SURE)
+    found = [h for h in _hits(pattern, r.steering if quiet else live) if _touches(h, r.added)]
+    if pattern is _CONDITION:
+        found = [h for h in found if not _only_when_before(h, live)]
+    if pattern is _ADDRESSEE and re.search(r"\bagents?\b", d.old_text):
+        # "for the agent to review": the server's own word for its people.
+        found = [h for h in found if h.casefold() not in ("agent", "agents")]
+    if pattern is _ADDRESSEE and d.rewrite and r.old_directed:
+        # "Call only after ..." retold as "The assistant calls this only after ...": the
+        # old text spoke to the model too; naming it is no new order.
+        named = _NAMES_MODEL if _YOU_LEAVE.search(live) else _NAMES_MODEL | {"you"}
+        found = [h for h in found if h.casefold() not in named]
+    if pattern is _IMPERATIVE and d.old_forbidden:
+        found = [h for h in found if not _same_ban(h, live, d.old_forbidden)]
+    if pattern is _IMPERATIVE and d.rewrite:
+        found = [h for h in found if not _told_before(h, d.old_keys)]
+    if pattern is _ADDRESSEE and "you" in {h.casefold() for h in found}:
+        found = [h for h in found if h.casefold() != "you" or not _only_argument_you(live)]
+    return found
+
+
+_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("override", _OVERRIDE),
+    ("authority", _AUTHORITY),
+    ("condition", _CONDITION),
+    ("sequencing", _SEQUENCE),
+    ("directive", _ADDRESSEE),
+    ("directive", _IMPERATIVE),
+    ("capability", _CAPABILITY),
+    ("directive", _FILL),
+    ("directive", _MAKE_SURE),
+    ("directive", _CONCEAL),
+    ("harvest", _HARVEST),
+    ("capability", _ACTION),
+)
+
+
+def _phrase_signals(r: _Read) -> list[Signal]:
     out: list[Signal] = []
-    for kind, pattern in (
-        ("override", _OVERRIDE),
-        ("authority", _AUTHORITY),
-        ("condition", _CONDITION),
-        ("sequencing", _SEQUENCE),
-        ("directive", _ADDRESSEE),
-        ("directive", _IMPERATIVE),
-        ("capability", _CAPABILITY),
-        ("directive", _FILL),
-        ("directive", _MAKE_SURE),
-        ("directive", _CONCEAL),
-        ("harvest", _HARVEST),
-        ("capability", _ACTION),
-    ):
+    for kind, pattern in _PHRASES:
         if kind in ("capability", "harvest"):  # a scope word counts if the old text lacked it
-            old_roots = {_root(k) for k in d.old_keys}
-            fresh = {
-                w
-                for w in added
-                if not _stems(w) & d.old_keys and _root(w) not in old_roots and not _same_act(w, d)
-            }
-            if pattern is _ACTION and d.rewrite and any(map(_ACTED.fullmatch, d.old_keys)):
-                continue  # "E-mails a statement" retold as "Sends a statement by e-mail"
-            hits = _verb_hits(pattern, text) if pattern is _ACTION else _undenied(pattern, text)
-            if pattern is _CAPABILITY:
-                hits = [h for h in hits if h not in _NEGATED_SCOPE or not _NEGATED.search(text)]
-            if "deprecat" in text:
-                # "Deprecated: removed in v3.0, when downloads follow the sharing settings":
-                # what a deprecation note names is what goes away.
-                retired = _retired_words(text)
-                hits = [h for h in hits if h not in retired]
-            found = [h for h in hits if _touches(h, fresh)]
-            if found and steering != live:
-                # "If a patient asks to delete their records, do not delete anything": an
-                # act named inside care is what the care is about.
-                kept = set(
-                    _verb_hits(pattern, steering)
-                    if pattern is _ACTION
-                    else _undenied(pattern, steering)
-                )
-                found = [h for h in found if h in kept or not _ACT_VERB.match(h)]
+            found = _scope_hits(pattern, r)
         elif pattern is _SEQUENCE:
-            hits = _sequence_hits(steering) + _chain_hits(live)
-            found = [h for h in hits if _touches(h, added)]
+            hits = _sequence_hits(r.steering) + _chain_hits(r.live)
+            found = [h for h in hits if _touches(h, r.added)]
         elif pattern is _AUTHORITY:
-            found = [h for h in _claim_hits(live) if _touches(h, added)]
-            if found:
-                # "Only payees already saved and approved" said again: the old claim.
-                said = {" ".join(h.split()) for h in _claim_hits(d.old_text)}
-                found = [h for h in found if " ".join(h.split()) not in said]
+            found = _claims(r)
         else:
-            quiet = pattern in (_CONDITION, _ADDRESSEE, _IMPERATIVE, _MAKE_SURE)
-            found = [h for h in _hits(pattern, steering if quiet else live) if _touches(h, added)]
-            if pattern is _CONDITION:
-                found = [h for h in found if not _only_when_before(h, live)]
-            if pattern is _ADDRESSEE and re.search(r"\bagents?\b", d.old_text):
-                # "for the agent to review": the server's own word for its people.
-                found = [h for h in found if h.casefold() not in ("agent", "agents")]
-            if pattern is _ADDRESSEE and d.rewrite and old_directed:
-                # "Call only after ..." retold as "The assistant calls this only after ...":
-                # the old text spoke to the model too; naming it is no new order.
-                named = _NAMES_MODEL if _YOU_LEAVE.search(live) else _NAMES_MODEL | {"you"}
-                found = [h for h in found if h.casefold() not in named]
-            if pattern is _IMPERATIVE and d.old_forbidden:
-                found = [h for h in found if not _same_ban(h, live, d.old_forbidden)]
-            if pattern is _IMPERATIVE and d.rewrite:
-                found = [h for h in found if not _told_before(h, d.old_keys)]
-            if pattern is _ADDRESSEE and "you" in {h.casefold() for h in found}:
-                found = [h for h in found if h.casefold() != "you" or not _only_argument_you(live)]
+            found = _orders(pattern, r)
         if found:
             out.append(Signal(kind, tuple(dict.fromkeys(found))))
-    waived = _waived_consent(d.context, added)
+    waived = _waived_consent(r.d.context, r.added)
     if waived:
-        said = set(_waived_consent(_sentences(d.old_text)[:_MAX_RULES], d.old_keys))
+        said = set(_waived_consent(_sentences(r.d.old_text)[:_MAX_RULES], r.d.old_keys))
         waived = [w for w in waived if w not in said]  # the old text's own wording
     if waived:
         out.append(Signal("authority", tuple(waived)))
-    always = [m.group(0) for m in _ALWAYS.finditer(steering) if _touches(m.group(0), added)]
+    always = [m.group(0) for m in _ALWAYS.finditer(r.steering) if _touches(m.group(0), r.added)]
     if always:
         out.append(Signal("directive", tuple(always)))
+    return out
+
+
+def _entity_signals(d: Delta, text: str, added: set[str], known: frozenset[str]) -> list[Signal]:
+    out: list[Signal] = []
     entities = [
         h
         for pattern in (_LOCATOR, _PATH, _SECRET_NAME, _CODE)
         for h in _hits(pattern, text)
-        if _touches(h, added) and not (pattern is _LOCATOR and known_locator(h, known_hosts))
+        if _touches(h, added) and not (pattern is _LOCATOR and known_locator(h, known))
     ]
     if entities:
         out.append(Signal("entity", tuple(dict.fromkeys(entities))))
@@ -2147,6 +2221,20 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
     ]
     if encoded:
         out.append(Signal("entity", tuple(encoded)))
+    return out
+
+
+def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]:
+    """What the added words can make a model do, each with the words that drove it.
+
+    ``known_hosts``: hosts the server's pinned surface already names; a link to one is not
+    a new entity (the same docs link added to one more tool).
+    """
+    added = {_key(w) for w in d.added}
+    if not added and not d.flips:
+        return []
+    r = _read(d, added)
+    out = _phrase_signals(r) + _entity_signals(d, r.text, added, known_hosts)
     if d.flips:
         out.append(Signal("flip", tuple(d.flips)))
     foreign = _language(d.added, frozenset(_names(d.raw)))
