@@ -686,11 +686,11 @@ def _kept_share(ops: Sequence[tuple[str, int, int, int, int]], a: list[str], b: 
     return 2 * kept / total if total else 1.0
 
 
-def _kept_gates(a: list[str], b: list[str]) -> bool:
+def _kept_gates(a: list[str], gated: frozenset[int]) -> bool:
     """A rewrite that keeps as many consent gates as the old text had ("before calling it,
     wait until they confirm" for "only call after the user has confirmed"): the rule is
-    retold, not narrowed."""
-    return len(_gate_positions(b)) >= len(_gate_positions(a)) > 0
+    retold, not narrowed. ``gated``: the new text's gate positions, already found."""
+    return len(gated) >= len(_gate_positions(a)) > 0
 
 
 def _whole_sentences(tokens: list[str], i: int, j: int) -> bool:
@@ -765,11 +765,11 @@ def delta(old: str, new: str) -> Delta:
         rewrite=rewrite,
         obliged=frozenset({"must"} if rewrite and _OBLIGES & set(ka) else ()),
         new_words=b,
-        new_text=_fold(new[:MAX_DELTA_CHARS]),
+        new_text=folded,
         old_text=out.old_text,
     )
     out.flips.extend(_class_flips(before, after, moved))
-    out.flips.extend(_rule_flips(old, new, a, b, gated, moved))
+    out.flips.extend(_rule_flips(old, new, (a, ka), (b, kb), gated, moved))
     keys = {_key(w) for w in out.added}
     out.raw = [
         sentence
@@ -860,7 +860,12 @@ def _class_flips(before: dict[str, list[str]], after: dict[str, list[str]], m: _
 
 
 def _rule_flips(
-    old: str, new: str, a: list[str], b: list[str], gated: frozenset[int], m: _Moved
+    old: str,
+    new: str,
+    old_words: tuple[list[str], list[str]],
+    new_words: tuple[list[str], list[str]],
+    gated: frozenset[int],
+    m: _Moved,
 ) -> list[str]:
     """Rules that lost force: softened, hedged, a ban or a consent gate narrowed, a
     protection dropped."""
@@ -874,10 +879,11 @@ def _rule_flips(
     hedged = _hedged(m.old_text, m.new_text)
     if hedged:
         out.append(f"rule hedged: {hedged}")
-    unprotected = _protection_dropped([_key(w) for w in a], [_key(w) for w in b])
+    (a, ka), (b, kb) = old_words, new_words  # tokens and their keys, as delta made them
+    unprotected = _protection_dropped(ka, kb)
     if unprotected:
         out.append(f"protection dropped: {unprotected}")
-    narrowed = [] if m.rewrite and _kept_gates(a, b) else _gate_narrowed(a, b, gated)
+    narrowed = [] if m.rewrite and _kept_gates(a, gated) else _gate_narrowed(a, b, gated)
     if narrowed:
         out.append("consent narrowed: " + ", ".join(narrowed[:3]))
     return out
