@@ -2,12 +2,16 @@
 
 The bundled demo project is prepared once (``demo --keep DIR --check``: servers pinned,
 then drifted). Each round runs ``mcplock-tui`` on that project in a detached tmux session of
-the given size and polls the pane every few milliseconds; the figures are wall time from spawning the process, to the first frame (the summary line) and to the footer, which
-Textual fills in on a later refresh. The servers connect after the first
-frame, in the background, so what is measured is interpreter start, imports and the first
-layout. A bare ``python -c "import textual.app"`` run is timed for the floor.
+the given size and polls the pane every few milliseconds; the figures are wall time from
+spawning the process to the first frame (the summary line) and to the footer. The servers
+connect after the first frame, in the background, so what is measured is interpreter start,
+imports and the first layout. Each round also times a bare ``python -c "import textual.app"``
+(the floor) and the smallest Textual app with a footer, in turn with the product, so that
+every contender of a round sees the same load; the trees are byte-compiled first, as an
+installed package is.
 
 Run: python benchmarks/bench_first_frame.py [--rounds 5] [--size 80x24 --size 120x40]
+     [--compare OTHER_TREE]
 Needs tmux.
 """
 
@@ -57,14 +61,18 @@ def prepare(folder: Path) -> Path:
 
 
 def first_frame(
-    project: Path, size: tuple[int, int], argv: list[str] | None = None, timeout: float = 20.0
+    project: Path,
+    size: tuple[int, int],
+    argv: list[str] | None = None,
+    timeout: float = 20.0,
+    tree: Path | None = None,
 ) -> tuple[float, float]:
-    """Seconds from spawning the app on ``project`` until its first frame, and its footer,
-    are on screen."""
+    """Seconds from spawning the app (of ``tree``, default ``ROOT``) on ``project`` until its
+    first frame, and its footer, are on screen."""
     session = f"mcplock-bench-{os.getpid()}-{next(_ROUND)}"  # a killed session's name lingers
     app = shlex.join(argv or [sys.executable, "-m", "mcplock_tui"])
     command = f"cd {shlex.quote(str(project))} && exec {app}"
-    width, height, env = str(size[0]), str(size[1]), f"PYTHONPATH={ROOT}"
+    width, height, env = str(size[0]), str(size[1]), f"PYTHONPATH={tree or ROOT}"
     start = time.perf_counter()
     subprocess.run(
         ["tmux", "new-session", "-d", "-s", session, "-x", width, "-y", height, "-e", env, command],
@@ -113,27 +121,47 @@ def _size(text: str) -> tuple[int, int]:
     return int(width), int(height)
 
 
-def report(project: Path, sizes: list[tuple[int, int]], rounds: int) -> None:
+def compile_tree(tree: Path) -> None:
+    """Write the tree's bytecode, as an installed package has it: with
+    ``PYTHONDONTWRITEBYTECODE`` set, a stale cache would be recompiled on every launch."""
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(tree / "mcplock_tui")],
+        check=True,
+        capture_output=True,
+    )
+
+
+def report(project: Path, sizes: list[tuple[int, int]], rounds: int, trees: list[Path]) -> None:
+    """Every contender once per round, in turn, so that each round sees the same load."""
     print(f"load average: {os.getloadavg()[0]:.2f}")
-    bare = statistics.median(floor() for _ in range(rounds))
-    print(f"floor (python -c 'import textual.app'): median {bare:.3f} s")
     script = project / "hello_textual.py"  # tmux takes one line: the script goes in a file
     script.write_text(HELLO, encoding="utf-8")
-    argv = [sys.executable, str(script)]
-    hello = [first_frame(project, sizes[0], argv) for _ in range(rounds)]
+    hello_argv = [sys.executable, str(script)]
+    bare: list[float] = []
+    hello: list[tuple[float, float]] = []
+    runs: dict[tuple[Path, tuple[int, int]], list[tuple[float, float]]] = {}
+    for _ in range(rounds):
+        bare.append(floor())
+        hello.append(first_frame(project, sizes[0], hello_argv))
+        for tree in trees:
+            for size in sizes:
+                runs.setdefault((tree, size), []).append(first_frame(project, size, tree=tree))
+    print(f"floor (python -c 'import textual.app'): median {statistics.median(bare):.3f} s")
+    hello_first = statistics.median(h[0] for h in hello)
     print(
-        f"a bare Textual app with a footer: first frame median "
-        f"{statistics.median(h[0] for h in hello):.3f} s, footer "
+        f"a bare Textual app with a footer: first frame median {hello_first:.3f} s, footer "
         f"{statistics.median(h[1] for h in hello):.3f} s"
     )
-    for size in sizes:
-        pairs = [first_frame(project, size) for _ in range(rounds)]
+    for (tree, size), pairs in runs.items():
         firsts, footers = [p[0] for p in pairs], [p[1] for p in pairs]
+        label = "" if len(trees) == 1 else f"{tree}: "
         print(
-            f"{size[0]}x{size[1]}: first frame median {statistics.median(firsts):.3f} s "
-            f"(max {max(firsts):.3f}), footer median {statistics.median(footers):.3f} s "
+            f"{label}{size[0]}x{size[1]}: first frame median {statistics.median(firsts):.3f} s "
+            f"(max {max(firsts):.3f}, {statistics.median(firsts) - hello_first:+.3f} s against "
+            f"the bare app), footer median {statistics.median(footers):.3f} s "
             f"(max {max(footers):.3f}), over {rounds} rounds"
         )
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
 def main() -> None:
@@ -141,6 +169,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--size", type=_size, action="append", default=None)
     parser.add_argument("--tree", type=Path, default=None, help="time this source tree's app")
+    parser.add_argument(
+        "--compare", type=Path, default=None, help="also time this tree's app, in the same rounds"
+    )
     args = parser.parse_args()
     if args.tree is not None:
         global ROOT
@@ -152,17 +183,21 @@ def main() -> None:
     # round started while it quits fails.
     keeper = f"mcplock-bench-keeper-{os.getpid()}"
     subprocess.run(["tmux", "new-session", "-d", "-s", keeper, "sleep 3600"], check=True)
+    trees = [ROOT] + ([args.compare.resolve()] if args.compare is not None else [])
+    for tree in trees:
+        compile_tree(tree)
     try:
-        measure(sizes, args.rounds)
+        measure(sizes, args.rounds, trees)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", keeper], check=False)
 
 
-def measure(sizes: list[tuple[int, int]], rounds: int) -> None:
+def measure(sizes: list[tuple[int, int]], rounds: int, trees: list[Path]) -> None:
     with tempfile.TemporaryDirectory(prefix="mcplock-frame-") as tmp:
         project = prepare(Path(tmp))
-        first_frame(project, sizes[0])  # warm the file cache once; not counted
-        report(project, sizes, rounds)
+        for tree in trees:
+            first_frame(project, sizes[0], tree=tree)  # warm the file cache once; not counted
+        report(project, sizes, rounds, trees)
 
 
 if __name__ == "__main__":

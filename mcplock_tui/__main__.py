@@ -1,5 +1,5 @@
 import sys
 
-from mcplock_tui.cli.main import main
+from mcplock_tui.cli.entry import main
 
 sys.exit(main())

@@ -60,3 +60,26 @@ def test_the_app_module_loads_without_the_mcp_client(repo_root: Path) -> None:
         [sys.executable, "-c", code], cwd=repo_root, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_the_console_entry_pauses_the_collector_until_a_command_runs(repo_root: Path) -> None:
+    """The cyclic collector walks every object start-up makes each time a generation fills;
+    the console entry switches it off before anything heavy is imported, and a headless
+    command switches it back on (the start-up heap frozen) before it does its work."""
+    code = (
+        "import gc, sys\n"
+        "import mcplock_tui.cli.entry as entry\n"
+        "print('AT_IMPORT', gc.isenabled(), 'textual' in sys.modules, 'mcplock_tui.cli.main' in sys.modules)\n"
+        "sys.argv = ['mcplock-tui', 'log', 'verify', '--lock', sys.argv[1]]\n"
+        "code = entry.main()\n"
+        "print('AFTER', gc.isenabled(), gc.get_freeze_count() > 0, code)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(repo_root / "no-such-dir" / "mcplock.lock")],
+        cwd=repo_root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "AT_IMPORT False False False" in out.stdout, (out.stdout, out.stderr)
+    assert "AFTER True True" in out.stdout, (out.stdout, out.stderr)

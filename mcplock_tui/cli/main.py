@@ -12,6 +12,7 @@ from mcplock_tui import __version__
 from mcplock_tui.cli.options import add_common
 from mcplock_tui.core.exitcodes import ExitCode
 from mcplock_tui.errors import MCPLockError
+from mcplock_tui.startup import resume_collector
 
 FORMATS = ("text", "json", "sarif")
 SEVERITIES = ("critical", "high", "medium", "low")
@@ -210,6 +211,8 @@ def _path(text: str) -> object:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is not None or args.check:
+        resume_collector()  # the app resumes it after its first frame
     try:
         if args.command == "pin":
             from mcplock_tui.cli import pin

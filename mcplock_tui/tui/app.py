@@ -27,6 +27,7 @@ from mcplock_tui.core.report import ServerReport
 from mcplock_tui.core.verdict import Explained, ExplainFailure
 from mcplock_tui.errors import ExplainError, MCPLockError
 from mcplock_tui.spec import ServerSpec
+from mcplock_tui.startup import resume_collector
 from mcplock_tui.tui.commands import ChangeCommands
 from mcplock_tui.tui.messages import (
     CaptureFinished,
@@ -98,6 +99,7 @@ class ReviewApp(App[int]):
         # so they start once the reviewer sees the whole screen, footer keys included. A
         # footer that never fills in (no focus) delays capture by half a second at most.
         self.set_timer(_FOOTER_WAIT, self._start_capture)
+        resume_collector()
 
     @on(KeyFooter.Shown)
     def _start_capture(self) -> None:

@@ -6,15 +6,15 @@ starts before the footer has filled in, the reviewer looks at a screen without k
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from pathlib import Path
 
-from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
-
 from mcplock_tui.spec import ServerSpec
+from mcplock_tui.startup import pause_collector
 from mcplock_tui.tui import app as app_module
 from mcplock_tui.tui.app import ReviewApp
+from mcplock_tui.tui.widgets.footer import KeyFooter
 from tests.tui.conftest import Project, settle
 
 
@@ -25,8 +25,8 @@ class _Watched(ReviewApp):
     keys_at_capture: list[str] | None = None
 
     def capture_servers(self, specs: Sequence[ServerSpec]) -> None:  # type: ignore[override]
-        footer = self.screen.query_one(Footer)
-        self.keys_at_capture = [k.description for k in footer.query(FooterKey)]
+        footer = self.screen.query_one(KeyFooter)
+        self.keys_at_capture = [span.description for span in footer.spans]
         super().capture_servers(specs)
 
 
@@ -37,3 +37,30 @@ async def test_capture_starts_after_the_footer_shows_its_keys(project: Project) 
         assert app.keys_at_capture is not None, "capture never started"
         assert {"Accept", "Reject", "Quit"} <= set(app.keys_at_capture)
         assert all(s.report is not None for s in app.session.servers.values())
+
+
+async def test_the_footer_is_one_widget(project: Project) -> None:
+    """Ten key widgets cost a tenth of the first frame to mount, style and lay out."""
+    app = project.app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        footer = app.review.query_one(KeyFooter)
+        assert list(footer.children) == []
+        assert {"Accept", "Reject", "Quit"} <= {span.description for span in footer.spans}
+
+
+async def test_the_collector_is_back_on_after_the_first_frame(project: Project) -> None:
+    """The console entry pauses the cyclic collector while the program starts; the app
+    resumes it, with the start-up heap frozen, once its first frame is up."""
+    frozen = gc.get_freeze_count()
+    pause_collector()
+    try:
+        assert not gc.isenabled()
+        app = project.app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert gc.isenabled()
+            assert gc.get_freeze_count() > frozen
+    finally:
+        gc.unfreeze()
+        gc.enable()

@@ -6,14 +6,16 @@ filter never hides a server that could not be checked.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
 from textual.binding import Binding
-from textual.widgets import Button, Footer
+from textual.widgets import Button
 
 from mcplock_tui.tui.screens.modals import AcceptAllScreen
 from mcplock_tui.tui.session import server_key
+from mcplock_tui.tui.widgets.footer import KeyFooter
 from tests.tui.conftest import Project, make_project, settle
 from tests.tui.test_app import rendered
 
@@ -28,18 +30,19 @@ async def test_footer_shows_every_key_at_80x24(project: Project) -> None:
     app = project.app()
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
-        footer = app.review.query_one(Footer)
-        keys = list(footer.query("FooterKey"))
-        shown = {getattr(k, "key", "") for k in keys}
+        footer = app.review.query_one(KeyFooter)
+        spans = footer.spans
+        shown = {span.key for span in spans}
         wanted = {b.key for b in app.BINDINGS if isinstance(b, Binding) and b.show} | {"n"}
         assert wanted <= shown
-        regions = [k.region for k in keys]
-        for key, region in zip(keys, regions, strict=True):
-            assert region.width > 0, key
-            assert _inside(region.right, region.bottom), (key, region)
-        for i, a in enumerate(regions):  # the palette key docked right hides nothing
-            for b in regions[i + 1 :]:
-                assert not a.overlaps(b), (a, b)
+        line = rendered(footer)
+        assert footer.region.right <= SMALL[0] and footer.region.bottom <= SMALL[1]
+        for span in spans:  # each key drawn whole, inside the screen, where clicks land
+            assert 0 <= span.start < span.end <= SMALL[0], span
+            assert line[span.start : span.end].startswith(span.key_display), (span, line)
+            assert span.description in line[span.start : span.end], (span, line)
+        for a, b in itertools.pairwise(spans):  # the palette key hides nothing
+            assert a.end <= b.start, (a, b)
 
 
 async def test_navigator_rows_fit_at_80x24(project: Project) -> None:
@@ -127,3 +130,20 @@ async def test_one_toast_at_a_time(project: Project) -> None:
         toasts = list(app.screen.query("Toast"))
         assert len(toasts) == 1
         assert "second problem" in str(toasts[0].render())
+
+
+async def test_a_click_on_a_footer_key_runs_it(project: Project) -> None:
+    from mcplock_tui.tui.screens.modals import HelpScreen
+
+    app = project.app()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        footer = app.review.query_one(KeyFooter)
+        help_key = next(span for span in footer.spans if span.description == "Help")
+        gap = next(span for span in footer.spans if span.end < help_key.start)
+        await pilot.click(KeyFooter, offset=(gap.end, 0))  # the space between two keys
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+        await pilot.click(KeyFooter, offset=(help_key.start + 1, 0))
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)

@@ -1,37 +1,193 @@
-"""The key footer: its keys are in the first frame, and it says when they are on screen."""
+"""The key footer: one widget that draws every key in the first frame.
+
+Textual's footer is a container of one widget per key, composed empty and filled in a refresh
+or two after the first frame; mounting, styling and laying out ten small widgets is a good
+part of the first frame's cost. This footer draws the same line (keys, descriptions, the
+command palette key docked right) from the screen's active bindings in one render, redraws
+when the bindings change, and maps a click back to the key under the pointer.
+"""
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+from textual.widget import Widget
 
 
-class KeyFooter(Footer):
-    """Textual's footer composes empty and fills its keys a refresh or two after the first
-    frame, once focus settles; this one composes the screen's keys at once (focus-dependent
-    keys follow on the usual recompose). The app waits for ``Shown`` before it starts the
-    heavy capture imports, so the first screen is whole."""
+@dataclass(frozen=True, slots=True)
+class FooterSpan:
+    """One key as drawn: its columns ``[start, end)`` within the footer."""
+
+    key: str
+    key_display: str
+    description: str
+    enabled: bool
+    start: int
+    end: int
+
+
+PALETTE_EDGE = "▏"
+"""Drawn left of the command palette key, as Textual's footer draws its border."""
+
+
+class KeyFooter(Widget, can_focus=False):
+    """The screen's shown keys on one line; the palette key sits at the right edge."""
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "footer-key--key",
+        "footer-key--description",
+        "footer-key--hover",
+        "footer-key--edge",
+    }
+    DEFAULT_CSS = """
+    KeyFooter {
+        dock: bottom;
+        height: 1;
+        color: $footer-foreground;
+        background: $footer-background;
+        text-wrap: nowrap;
+        text-overflow: clip;
+        & > .footer-key--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        & > .footer-key--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+        & > .footer-key--hover {
+            color: $footer-key-foreground;
+            background: $block-hover-background;
+        }
+        & > .footer-key--edge {
+            color: $foreground 20%;
+        }
+    }
+    """
 
     class Shown(Message):
         """The footer's keys are drawn."""
 
-    _shown = False
-
-    def compose(self) -> ComposeResult:
-        self.set_reactive(Footer._bindings_ready, True)
-        yield from super().compose()
+    def __init__(self, *, compact: bool = True, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.compact = compact
+        self.spans: list[FooterSpan] = []
+        """The keys of the last render, left to right, for clicks and for tests."""
+        self._hover: str | None = None
+        """The key under the pointer."""
 
     def on_mount(self) -> None:
-        super().on_mount()
-        self._tell_once()
-
-    async def recompose(self) -> None:
-        await super().recompose()
-        self._tell_once()
-
-    def _tell_once(self) -> None:
-        if not self._shown and self.query(FooterKey):
-            self._shown = True
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        if self._keys()[0]:
+            # The keys are drawn with the next refresh: the first frame.
             self.call_after_refresh(self.post_message, self.Shown())
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, _screen: object) -> None:
+        self.refresh()
+
+    # what is drawn ----------------------------------------------------------------------------
+
+    def _keys(self) -> tuple[list[tuple[Binding, bool]], tuple[Binding, bool] | None]:
+        """The shown bindings, one per action in the screen's order, and the palette key."""
+        active = self.screen.active_bindings
+        palette_key = self.app.COMMAND_PALETTE_BINDING
+        palette: tuple[Binding, bool] | None = None
+        if self.app.ENABLE_COMMAND_PALETTE and palette_key in active:
+            entry = active[palette_key]
+            palette = (entry.binding, entry.enabled)
+        seen: set[str] = set()
+        shown: list[tuple[Binding, bool]] = []
+        for key, entry in active.items():
+            binding = entry.binding
+            if not binding.show or binding.action in seen:
+                continue
+            if palette is not None and key == palette_key:
+                continue
+            seen.add(binding.action)
+            shown.append((binding, entry.enabled))
+        return shown, palette
+
+    def _key_text(self, binding: Binding, enabled: bool, hover: bool) -> Text:
+        key_style = self.get_component_rich_style("footer-key--key")
+        description_style = self.get_component_rich_style("footer-key--description")
+        gap = "" if self.compact else " "
+        text = Text.assemble(
+            (f"{gap}{self.app.get_key_display(binding)}{gap}", key_style),
+            (f" {binding.description}{gap}", description_style),
+        )
+        if hover:
+            text.stylize_before(self.get_component_rich_style("footer-key--hover"))
+        if not enabled:
+            text.stylize(Style(dim=True))
+        return text
+
+    def render(self) -> Text:
+        shown, palette = self._keys()
+        width = self.size.width
+        right = Text()
+        if palette is not None:
+            right.append(PALETTE_EDGE, self.get_component_rich_style("footer-key--edge"))
+            hover = self._hover == palette[0].key
+            right.append_text(self._key_text(palette[0], palette[1], hover))
+        line = Text(no_wrap=True, overflow="crop")
+        spans: list[FooterSpan] = []
+        room = max(0, width - right.cell_len)
+        for binding, enabled in shown:
+            piece = self._key_text(binding, enabled, self._hover == binding.key)
+            start = line.cell_len
+            if start + piece.cell_len > room:
+                break  # a key is drawn whole or not at all
+            line.append_text(piece)
+            spans.append(self._span(binding, enabled, start, line.cell_len))
+            line.append(" ")
+        if palette is not None:
+            line.truncate(room, pad=True)
+            start = line.cell_len + len(PALETTE_EDGE)
+            line.append_text(right)
+            spans.append(self._span(palette[0], palette[1], start, line.cell_len))
+        self.spans = spans
+        return line
+
+    def _span(self, binding: Binding, enabled: bool, start: int, end: int) -> FooterSpan:
+        display = self.app.get_key_display(binding)
+        return FooterSpan(binding.key, display, binding.description, enabled, start, end)
+
+    # the pointer ------------------------------------------------------------------------------
+
+    def _at(self, x: int) -> FooterSpan | None:
+        for span in self.spans:
+            if span.start <= x < span.end:
+                return span
+        return None
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        span = self._at(event.x)
+        hover = span.key if span is not None else None
+        if hover != self._hover:
+            self._hover = hover
+            self.refresh()
+
+    def on_leave(self, _event: events.Leave) -> None:
+        if self._hover is not None:
+            self._hover = None
+            self.refresh()
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        span = self._at(event.x)
+        if span is None:
+            return
+        if span.enabled:
+            self.app.simulate_key(span.key)
+        else:
+            self.app.bell()
