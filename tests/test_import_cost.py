@@ -83,3 +83,37 @@ def test_the_console_entry_pauses_the_collector_until_a_command_runs(repo_root: 
     )
     assert "AT_IMPORT False False False" in out.stdout, (out.stdout, out.stderr)
     assert "AFTER True True" in out.stdout, (out.stdout, out.stderr)
+
+
+_ENTRY_CHECK = (
+    "import sys\n"
+    "import mcplock_tui.cli.entry as entry\n"
+    "import mcplock_tui.startup as startup\n"
+    "resume = startup.resume_collector\n"
+    "def watched():\n"
+    "    print('RESUMED WITH SDK', 'mcp' in sys.modules, file=sys.stderr)\n"
+    "    resume()\n"
+    "startup.resume_collector = watched\n"
+    "sys.argv = ['mcplock-tui', *sys.argv[1:]]\n"
+    "sys.exit(entry.main())\n"
+)
+
+
+def test_a_check_imports_the_sdk_before_the_collector_resumes(tmp_path: Path) -> None:
+    """Importing the MCP SDK makes most of a check's long-lived objects: with the collector
+    on, it walks them again and again (about 0.15 s of CPU per run)."""
+    defs = write_defs(tmp_path / "defs.json")
+    config = {
+        "mcpServers": {"local": {"command": sys.executable, "args": [str(RAWSERVER), str(defs)]}}
+    }
+    (tmp_path / ".mcp.json").write_text(json.dumps(config), encoding="utf-8")
+    for args in (["pin"], ["--check", "--format", "json"]):
+        done = subprocess.run(
+            [sys.executable, "-c", _ENTRY_CHECK, *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "RESUMED WITH SDK True" in done.stderr, (args, done.stderr)

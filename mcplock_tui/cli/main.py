@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from mcplock_tui import __version__
@@ -208,43 +208,49 @@ def _path(text: str) -> object:
     return Path(text)
 
 
+def _command(args: argparse.Namespace) -> Callable[[], int]:
+    """The command to run, with its modules (the MCP SDK among them) imported."""
+    if args.command == "pin":
+        from mcplock_tui.cli import pin
+
+        return lambda: pin.run(args)
+    if args.command == "lint":
+        from mcplock_tui.cli import lint
+
+        return lambda: lint.run(args)
+    if args.command in ("accept", "reject"):
+        from mcplock_tui.cli import decide
+
+        return lambda: decide.run(args, args.command)
+    if args.command == "log":
+        from mcplock_tui.cli import log
+
+        return lambda: log.run(args)
+    if args.command == "guard":
+        from mcplock_tui.guard.cli import main as guard_main
+
+        return lambda: guard_main(args.guard_args)
+    if args.command == "demo":
+        from mcplock_tui.cli import demo
+
+        return lambda: demo.run(args)
+    if args.check or args.command == "check":
+        from mcplock_tui.cli import check
+
+        return lambda: check.run(args)
+    from mcplock_tui.tui.launch import run_app  # the one place the app is imported
+
+    return lambda: run_app(args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is not None or args.check:
-        resume_collector()  # the app resumes it after its first frame
     try:
-        if args.command == "pin":
-            from mcplock_tui.cli import pin
-
-            return pin.run(args)
-        if args.command == "lint":
-            from mcplock_tui.cli import lint
-
-            return lint.run(args)
-        if args.command in ("accept", "reject"):
-            from mcplock_tui.cli import decide
-
-            return decide.run(args, args.command)
-        if args.command == "log":
-            from mcplock_tui.cli import log
-
-            return log.run(args)
-        if args.command == "guard":
-            from mcplock_tui.guard.cli import main as guard_main
-
-            return guard_main(args.guard_args)
-        if args.command == "demo":
-            from mcplock_tui.cli import demo
-
-            return demo.run(args)
-        if args.check or args.command == "check":
-            from mcplock_tui.cli import check
-
-            return check.run(args)
-        from mcplock_tui.tui.launch import run_app  # the one place the app is imported
-
-        return run_app(args)
+        run = _command(args)
+        if args.command is not None or args.check:
+            resume_collector()  # start-up is over; the app resumes it after its first frame
+        return run()
     except MCPLockError as exc:
         return _fail(str(exc))
     except KeyboardInterrupt:
