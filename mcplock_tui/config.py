@@ -24,7 +24,6 @@ Heuristics, and which way they fail:
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -183,6 +182,8 @@ def _select(entries: list[_Entry], disabled: Mapping[str, Path], wanted: list[st
             continue
         if name in disabled:
             raise ConfigError(f"server {name!r} is disabled in {disabled[name]}")
+        import difflib  # only for a misspelt name's suggestion
+
         close = difflib.get_close_matches(name, available, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise ConfigError(

@@ -117,3 +117,26 @@ def test_a_check_imports_the_sdk_before_the_collector_resumes(tmp_path: Path) ->
         )
         assert done.returncode == 0, done.stderr
         assert "RESUMED WITH SDK True" in done.stderr, (args, done.stderr)
+
+
+def test_the_first_frame_loads_nothing_it_does_not_draw(repo_root: Path) -> None:
+    """The diff model and the split view, the tabs, the dialogs, grading and signing load
+    when first used, not while the reviewer waits for the first frame."""
+    later = (
+        "mcplock_tui.tui.render.field_diff",
+        "mcplock_tui.tui.widgets.split_view",
+        "mcplock_tui.tui.screens.modals",
+        "textual.widgets._tabbed_content",
+        "mcplock_tui.core.grading",
+        "mcplock_tui.core.detectors",
+        "cryptography",
+    )
+    code = (
+        "import sys\n"
+        "import mcplock_tui.cli.main, mcplock_tui.tui.launch, mcplock_tui.tui.app\n"
+        f"print(sorted(m for m in {later!r} if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=repo_root, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[]", out.stdout

@@ -6,7 +6,6 @@ suppression must carry a written reason, so the report can say why a finding is 
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
@@ -92,6 +91,8 @@ def _known_rule_codes() -> frozenset[str]:
 def _check_name(name: str, valid: frozenset[str], what: str, where: str) -> None:
     if name in valid:
         return
+    import difflib  # only for a misspelt name's suggestion
+
     near = difflib.get_close_matches(name, sorted(valid), n=1, cutoff=0.6)
     hint = f"; did you mean {near[0]!r}?" if near else " (see README: Policy)"
     raise ConfigError(f"{where}: unknown {what} {name!r}{hint}")

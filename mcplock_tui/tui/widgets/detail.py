@@ -26,10 +26,11 @@ from mcplock_tui.tui.render.report_text import (
     server_text,
 )
 from mcplock_tui.tui.session import ServerState
-from mcplock_tui.tui.widgets.split_view import SplitView
 
 if TYPE_CHECKING:
     from textual.widgets import TabbedContent
+
+    from mcplock_tui.tui.widgets.split_view import SplitView
 
 TABS = (
     ("diff", "Diff"),
@@ -46,10 +47,8 @@ class DetailPane(Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._bodies = {key: Static(id=f"body-{key}") for key, _ in TABS}
-        self._scrolls = {
-            key: VerticalScroll(self._bodies[key], id=f"scroll-{key}") for key, _ in TABS
-        }
+        self._bodies: dict[str, Static] = {}
+        self._scrolls: dict[str, VerticalScroll] = {}
         self._tabs: TabbedContent | None = None
         self._active = "diff"
         """The tab to open with, until the tabs exist."""
@@ -66,6 +65,10 @@ class DetailPane(Vertical):
         if self._tabs is None:
             from textual.widgets import TabbedContent, TabPane  # not in the first frame
 
+            self._bodies = {key: Static(id=f"body-{key}") for key, _ in TABS}
+            self._scrolls = {
+                key: VerticalScroll(self._bodies[key], id=f"scroll-{key}") for key, _ in TABS
+            }
             self._tabs = TabbedContent(id="tabs", initial=f"tab-{self._active}")
             for key, title in TABS:  # as the ``with TabbedContent():`` form adds them
                 self._tabs.compose_add_child(TabPane(title, self._scrolls[key], id=f"tab-{key}"))
@@ -112,6 +115,7 @@ class DetailPane(Vertical):
         if not moved:
             return
         from mcplock_tui.tui.render.field_diff import change_blocks  # difflib, on first use
+        from mcplock_tui.tui.widgets.split_view import SplitView
 
         self._body("diff", SplitView(change_blocks(change.diff)))
         self._body("findings", findings_text(change))
