@@ -10,10 +10,16 @@ import gc
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
+from rich.style import Style
+from textual.geometry import Region
+from textual.widgets import Input
+
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.startup import pause_collector
 from mcplock_tui.tui import app as app_module
 from mcplock_tui.tui.app import ReviewApp
+from mcplock_tui.tui.screens.review import ReviewScreen
 from mcplock_tui.tui.widgets.footer import KeyFooter
 from tests.tui.conftest import Project, settle
 
@@ -64,3 +70,46 @@ async def test_the_collector_is_back_on_after_the_first_frame(project: Project) 
     finally:
         gc.unfreeze()
         gc.enable()
+
+
+def _filter_row(app: ReviewApp) -> list[tuple[str, str]]:
+    box = app.review.query_one("#filter")
+    strip = box.render_lines(Region(0, 0, box.size.width, 1))[0]
+    drawn = [(s.text, s.style or Style()) for s in strip]
+    row = [(text.strip(), str(style.color)) for text, style in drawn if text.strip()]
+    return row + [("background", str(style.bgcolor)) for _, style in drawn]
+
+
+async def test_the_filter_box_is_text_in_the_first_frame_and_looks_the_same(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An Input costs a tenth of the first frame; the first frame draws its placeholder as
+    text and the input replaces it right after, with nothing on screen changing."""
+    app = project.app(capture=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.review.query_one("#filter"), Input)
+        real = _filter_row(app)
+
+    async def keep_stand_in(self: ReviewScreen) -> None:
+        return None
+
+    monkeypatch.setattr(ReviewScreen, "mount_filter", keep_stand_in)
+    app = project.app(capture=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        stand_in = app.review.query_one("#filter")
+        assert not isinstance(stand_in, Input)
+        assert _filter_row(app) == real
+
+
+async def test_slash_at_once_focuses_one_filter_input(project: Project) -> None:
+    app = project.app(capture=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("slash")  # may race the first frame's swap
+        await pilot.pause()
+        boxes = app.review.query("#filter")
+        assert len(boxes) == 1 and isinstance(app.focused, Input)
+        await pilot.press("w", "r", "i", "t", "e")
+        await pilot.pause()
+        assert app.review.filter.text == "write"

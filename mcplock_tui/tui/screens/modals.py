@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -41,7 +41,74 @@ LEGEND = (
 )
 
 
-class HelpScreen(ModalScreen[None]):
+_R = TypeVar("_R")
+
+
+class Dialog(ModalScreen[_R]):
+    """A centred box over the review screen. Its styles load with the first dialog opened,
+    not with the app's first frame."""
+
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    Dialog {
+        align: center middle;
+    }
+
+    Dialog .dialog {
+        width: 80%;
+        max-width: 90;
+        height: auto;
+        max-height: 85%;
+        padding: 1 2;
+        border: round $accent;
+        background: $surface;
+    }
+
+    Dialog .dialog .hint {
+        margin-top: 1;
+    }
+
+    Dialog #note {
+        margin-top: 1;
+    }
+
+    /* At 80×24 the list scrolls and the buttons stay on screen: the list gets what the
+       title, hint and buttons leave of the dialog. */
+    Dialog #accept-dialog {
+        padding: 0 2;
+    }
+
+    Dialog #accept-list {
+        height: auto;
+        max-height: 40vh;
+        margin-top: 1;
+    }
+
+    Dialog #accept-buttons {
+        height: auto;
+        margin-top: 1;
+        align-horizontal: right;
+    }
+
+    Dialog #accept-buttons Button {
+        margin-left: 2;
+    }
+
+    Dialog .help-row {
+        height: auto;
+    }
+
+    Dialog .help-key {
+        width: 16;
+    }
+
+    Dialog .help-text {
+        width: 1fr;
+    }
+    """
+
+
+class HelpScreen(Dialog[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss", "Close"),
         Binding("q", "dismiss", "Close", show=False),
@@ -59,7 +126,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static(Content.styled("escape closes", MUTED), classes="hint")
 
 
-class RejectNoteScreen(ModalScreen[str | None]):
+class RejectNoteScreen(Dialog[str | None]):
     """Asks why; enter rejects (the note may be empty), escape cancels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
@@ -94,7 +161,7 @@ class RejectNoteScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class AcceptAllScreen(ModalScreen[list[GradedChange] | None]):
+class AcceptAllScreen(Dialog[list[GradedChange] | None]):
     """Lists the server's pending changes at or below a band (keys 1-4) before accepting them."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
