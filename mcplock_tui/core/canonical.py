@@ -105,6 +105,46 @@ def digest_text(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
+class HashedItem(dict[str, Any]):
+    """A pinned item read from a lockfile, with the digest it was verified against.
+
+    Reading a lockfile computes every item's canonical JSON to check it against its stored
+    hash; keeping that digest lets a diff compare a pinned item with a live one by encoding
+    only the live one. The item cannot be changed at the top level (a change would leave
+    the digest stale); a copy (``dict(item)``, ``copy``, ``pickle``) is a plain dict.
+    Nested values are the decoded JSON and are never changed by the product either.
+    """
+
+    __slots__ = ("digest",)
+
+    def __init__(self, item: Mapping[str, Any], digest: str) -> None:
+        super().__init__(item)
+        self.digest = digest
+
+    def _refuse(self, *args: object, **kwargs: object) -> Any:
+        raise TypeError("a pinned item is read-only")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
+        return dict, (dict(self),)
+
+
+def item_digest(value: Any) -> str:
+    """``digest(value)``, without encoding a pinned item whose digest is already known."""
+    if type(value) is HashedItem:
+        return value.digest
+    return digest(value)
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """``canon_json(a) == canon_json(b)``, by digest where one side's is known already."""
+    if type(a) is HashedItem or type(b) is HashedItem:
+        return item_digest(a) == item_digest(b)
+    return canon_json(a) == canon_json(b)
+
+
 def member_digests(
     item: Mapping[str, Any], groups: Mapping[str, tuple[str, ...]]
 ) -> dict[str, str]:
