@@ -91,9 +91,14 @@ def _escape_each(text: str) -> str:
     )
 
 
+_CANON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+"""One encoder for every call: ``json.dumps`` with options builds a new one each time, which
+costs as much as encoding a small tool definition."""
+
+
 def canon_json(value: Any) -> str:
     """Compact, key-sorted, ASCII-only JSON: the form every digest is taken over."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return _CANON.encode(value)
 
 
 def digest(value: Any) -> str:
@@ -251,7 +256,7 @@ def pretty_json(value: Any) -> str:
         text = _indented(value, "")
     except _NotPlain:
         text = json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False)
-    if not has_hidden(text.replace("\n", "")):
+    if not has_hidden(text):  # newlines count as visible there
         return text
     return "".join(_json_escape(ch) if is_hidden(ch) and ch != "\n" else ch for ch in text)
 
