@@ -27,7 +27,7 @@ HEADER = (
     "# MCP server definitions reviewed and pinned by mcplock-tui.\n"
     "# Commit this file. Change it with `mcplock-tui` (pin, accept, reject), not by hand.\n"
 )
-_NON_ASCII_OR_CR = re.compile(r"[^\x00-\x7f]|\r")
+_NON_ASCII_OR_CR = re.compile(r"[^\x00-\x0c\x0e-\x7f]")
 
 
 def _toml_escape(ch: str) -> str:
@@ -38,6 +38,8 @@ def _toml_escape(ch: str) -> str:
 
 
 def _escape_hidden(text: str) -> str:
+    if text.isascii() and "\r" not in text:  # most lockfiles: nothing to look at
+        return text
     return _NON_ASCII_OR_CR.sub(
         lambda m: _toml_escape(m[0]) if m[0] == "\r" or is_hidden(m[0]) else m[0], text
     )

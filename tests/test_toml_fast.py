@@ -175,3 +175,14 @@ def test_every_corpus_lockfile_takes_the_fast_path_to_tomllibs_document() -> Non
         text = storage.dumps(lock)
         assert toml_fast._fast_loads(text) == tomllib.loads(text)
         assert storage.loads(text) == lock
+
+
+@given(_TEXT)
+def test_hidden_characters_and_carriage_returns_become_escapes_and_nothing_else(text: str) -> None:
+    from mcplock_tui.core.canonical import is_hidden
+
+    expected = "".join(
+        storage._toml_escape(ch) if ch == "\r" or (ord(ch) > 0x7F and is_hidden(ch)) else ch
+        for ch in text
+    )
+    assert storage._escape_hidden(text) == expected
