@@ -22,6 +22,7 @@ import json
 import re
 import tomllib
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from mcplock_tui.core.canonical import is_hidden
@@ -32,6 +33,8 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _CONTROLS_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _NOT_LITERAL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_PLAIN_LINE = re.compile(r'[^"\\\x00-\x08\x0a-\x1f\x7f]*')
+"""A single-line basic string's text that needs no escape (tab is allowed as it is)."""
 
 
 def _escape_control(match: re.Match[str]) -> str:
@@ -60,6 +63,8 @@ def format_string(text: str, *, multiline: bool, literal: bool = False) -> str:
     """
     if literal and multiline and literal_allowed(text):
         return "'''\n" + text + "'''"
+    if not (multiline and "\n" in text) and _PLAIN_LINE.fullmatch(text):
+        return '"' + text + '"'  # nothing to escape: hashes, names, most descriptions
     # Backslash first, so the quotes' escapes are not escaped again; controls are rare.
     body = text.replace("\\", "\\\\").replace('"', '\\"')
     if multiline and "\n" in text:
@@ -68,6 +73,7 @@ def format_string(text: str, *, multiline: bool, literal: bool = False) -> str:
     return '"' + _CONTROLS.sub(_escape_control, body) + '"'
 
 
+@lru_cache(maxsize=4096)  # the same few keys in every item
 def _key(part: str) -> str:
     return part if _BARE_KEY.fullmatch(part) else format_string(part, multiline=False)
 
@@ -132,7 +138,9 @@ def _table(
     literals: list[tuple[str, Any]] = []
     tables: list[tuple[str, Mapping[str, Any], bool]] = []
     for key, value in table.items():
-        if isinstance(value, Mapping):
+        if isinstance(value, str | int):  # most values: no Mapping check (an ABC: slow)
+            literals.append((key, value))
+        elif isinstance(value, Mapping):
             tables.append((key, value, False))
         elif _aot(value, multiline):
             tables.extend((key, item, True) for item in value)
