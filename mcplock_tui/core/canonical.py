@@ -15,7 +15,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from functools import lru_cache
-from json.encoder import encode_basestring
+from json.encoder import encode_basestring, encode_basestring_ascii
 from typing import Any
 
 HASH_MODEL = 1
@@ -165,11 +165,18 @@ def member_digests(
         return {"hash": digest(item)} | {
             name: digest(_group_value(item, keys)) for name, keys in groups.items()
         }
-    pieces = {key: canon_json(value) for key, value in item.items()}
-    names = {key: canon_json(key) for key in item}
+    encode = _CANON.encode
+    pieces = {
+        key: encode_basestring_ascii(value) if type(value) is str else encode(value)
+        for key, value in item.items()
+    }
 
     def obj(keys: list[str]) -> str:
-        return "{" + ",".join(f"{names[k]}:{pieces[k]}" for k in sorted(keys)) + "}"
+        return (
+            "{"
+            + ",".join([encode_basestring_ascii(k) + ":" + pieces[k] for k in sorted(keys)])
+            + "}"
+        )
 
     out = {"hash": digest_text(obj(list(item)))}
     for name, keys in groups.items():
