@@ -218,9 +218,15 @@ def _indented(value: Any, indent: str) -> str:
 
     The standard encoder indents in pure Python through nested generators; building each
     container with one ``join`` is about twice as fast, and a lockfile holds thousands of
-    schemas. The checks run in the standard encoder's order (str, None, True, False, int,
-    float, list/tuple, dict); anything else raises :class:`_NotPlain` for the fallback.
+    schemas. Plain dicts and lists are recognised first (no other type can be one); other
+    values are checked in the standard encoder's order (str, None, True, False, int, float,
+    list/tuple, dict), and anything else raises :class:`_NotPlain` for the fallback.
     """
+    kind = type(value)
+    if kind is dict:
+        return _object(value, indent)
+    if kind is list:
+        return _array(value, indent)
     if isinstance(value, str):
         return encode_basestring(value)
     if value is None:
@@ -233,24 +239,39 @@ def _indented(value: Any, indent: str) -> str:
         return int.__repr__(value)
     if isinstance(value, float):
         return _float_text(value)
-    inner = indent + "  "
     if isinstance(value, list | tuple):
-        if not value:
-            return "[]"
-        body = (",\n" + inner).join([_indented(v, inner) for v in value])
-        return "[\n" + inner + body + "\n" + indent + "]"
+        return _array(value, indent)
     if isinstance(value, dict):
-        if not value:
-            return "{}"
-        for key in value:
-            if not isinstance(key, str):
-                raise _NotPlain
-        pairs = sorted(value.items())
-        body = (",\n" + inner).join(
-            [encode_basestring(k) + ": " + _indented(v, inner) for k, v in pairs]
-        )
-        return "{\n" + inner + body + "\n" + indent + "}"
+        return _object(value, indent)
     raise _NotPlain
+
+
+def _array(value: list[Any] | tuple[Any, ...], indent: str) -> str:
+    if not value:
+        return "[]"
+    inner = indent + "  "
+    body = (",\n" + inner).join(
+        [encode_basestring(v) if type(v) is str else _indented(v, inner) for v in value]
+    )
+    return "[\n" + inner + body + "\n" + indent + "]"
+
+
+def _object(value: dict[Any, Any], indent: str) -> str:
+    if not value:
+        return "{}"
+    for key in value:
+        if not isinstance(key, str):
+            raise _NotPlain
+    inner = indent + "  "
+    body = (",\n" + inner).join(
+        [  # string leaves inline: most of a schema, and a call each otherwise
+            encode_basestring(k)
+            + ": "
+            + (encode_basestring(v) if type(v) is str else _indented(v, inner))
+            for k, v in sorted(value.items())
+        ]
+    )
+    return "{\n" + inner + body + "\n" + indent + "}"
 
 
 def pretty_json(value: Any) -> str:

@@ -85,3 +85,29 @@ def test_canonical_json_refuses_what_the_standard_encoder_refuses() -> None:
         with pytest.raises(error):
             canon_json(bad)
     assert canon_json({"after": [1, 2]}) == '{"after":[1,2]}'  # nothing left over from a failure
+
+
+class _Dict(dict[str, Any]):
+    pass
+
+
+class _List(list[Any]):
+    pass
+
+
+class _Str(str):
+    pass
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        _Dict(b=_List([1, _Str("x")]), a=(True, None)),
+        {"k": _Dict(z=[_Str("s"), {"n": 1.5}]), "t": ("a", ["b"])},
+        [_List(), _Dict(), (), [True, False, 0, 1]],
+    ],
+)
+def test_subclasses_and_tuples_are_written_as_the_standard_encoder_writes_them(
+    value: Any,
+) -> None:
+    assert _indented(value, "") == _standard(value)
