@@ -27,7 +27,7 @@ HEADER = (
     "# MCP server definitions reviewed and pinned by mcplock-tui.\n"
     "# Commit this file. Change it with `mcplock-tui` (pin, accept, reject), not by hand.\n"
 )
-_NON_ASCII_OR_CR = re.compile(r"[^\x00-\x7f]|\r")
+_NON_ASCII_OR_CR = re.compile(r"[^\x00-\x0c\x0e-\x7f]")
 
 
 def _toml_escape(ch: str) -> str:
@@ -38,6 +38,8 @@ def _toml_escape(ch: str) -> str:
 
 
 def _escape_hidden(text: str) -> str:
+    if text.isascii() and "\r" not in text:  # most lockfiles: nothing to look at
+        return text
     return _NON_ASCII_OR_CR.sub(
         lambda m: _toml_escape(m[0]) if m[0] == "\r" or is_hidden(m[0]) else m[0], text
     )
@@ -59,28 +61,35 @@ def _swap_cr(value: Any) -> Any:
     return value
 
 
-def _holds_sentinel(doc: Any) -> bool:
+def _scan(doc: Any) -> tuple[bool, bool]:
+    """(a string value holds a CR, any string or key holds the sentinel), in one walk."""
+    cr = False
     stack = [doc]
     while stack:
         node = stack.pop()
         if isinstance(node, str):
             if _CR_SENTINEL in node:
-                return True
+                return cr, True
+            cr = cr or "\r" in node
         elif isinstance(node, dict):
             if any(_CR_SENTINEL in key for key in node):
-                return True
+                return cr, True
             stack.extend(node.values())
         elif isinstance(node, list):
             stack.extend(node)
-    return False
+    return cr, False
 
 
 def _candidates(doc: dict[str, Any]) -> Iterator[str]:
     """Multi-line strings first; the single-line form only if that one fails (lazily: each
     candidate is the size of the whole lockfile)."""
-    if not _holds_sentinel(doc):
-        multiline = toml_fast.dumps(_swap_cr(doc), multiline_strings=True, literal_strings=True)
-        yield multiline.replace(_CR_SENTINEL, "\\r")
+    cr, sentinel = _scan(doc)
+    if not sentinel:
+        if not cr:  # nothing to swap: the document as it is, not a copy of it
+            yield toml_fast.dumps(doc, multiline_strings=True, literal_strings=True)
+        else:
+            swapped = toml_fast.dumps(_swap_cr(doc), multiline_strings=True, literal_strings=True)
+            yield swapped.replace(_CR_SENTINEL, "\\r")
     yield toml_fast.dumps(doc)
 
 

@@ -22,6 +22,7 @@ import json
 import re
 import tomllib
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from mcplock_tui.core.canonical import is_hidden
@@ -32,6 +33,8 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _CONTROLS_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _NOT_LITERAL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_PLAIN_LINE = re.compile(r'[^"\\\x00-\x08\x0a-\x1f\x7f]*')
+"""A single-line basic string's text that needs no escape (tab is allowed as it is)."""
 
 
 def _escape_control(match: re.Match[str]) -> str:
@@ -60,6 +63,8 @@ def format_string(text: str, *, multiline: bool, literal: bool = False) -> str:
     """
     if literal and multiline and literal_allowed(text):
         return "'''\n" + text + "'''"
+    if not (multiline and "\n" in text) and _PLAIN_LINE.fullmatch(text):
+        return '"' + text + '"'  # nothing to escape: hashes, names, most descriptions
     # Backslash first, so the quotes' escapes are not escaped again; controls are rare.
     body = text.replace("\\", "\\\\").replace('"', '\\"')
     if multiline and "\n" in text:
@@ -68,6 +73,7 @@ def format_string(text: str, *, multiline: bool, literal: bool = False) -> str:
     return '"' + _CONTROLS.sub(_escape_control, body) + '"'
 
 
+@lru_cache(maxsize=4096)  # the same few keys in every item
 def _key(part: str) -> str:
     return part if _BARE_KEY.fullmatch(part) else format_string(part, multiline=False)
 
@@ -132,7 +138,9 @@ def _table(
     literals: list[tuple[str, Any]] = []
     tables: list[tuple[str, Mapping[str, Any], bool]] = []
     for key, value in table.items():
-        if isinstance(value, Mapping):
+        if isinstance(value, str | int):  # most values: no Mapping check (an ABC: slow)
+            literals.append((key, value))
+        elif isinstance(value, Mapping):
             tables.append((key, value, False))
         elif _aot(value, multiline):
             tables.extend((key, item, True) for item in value)
@@ -181,18 +189,11 @@ def dumps(
 _STR_BODY = r'(?:[^"\\\x00-\x08\x0a-\x1f\x7f]++|\\[btnfr"\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*+'
 _ML_BODY = r'(?:[^"\\\x00-\x08\x0b-\x1f\x7f]++|\\[btnfr"\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*+'
 _KEY_PART = rf'(?:[A-Za-z0-9_-]+|"{_STR_BODY}")'
-_HEADER = re.compile(rf"\[({_KEY_PART}(?:\.{_KEY_PART})*)\]\n")
 _KEY_PARTS = re.compile(rf'([A-Za-z0-9_-]+)|"({_STR_BODY})"')
 _LIT_BODY = r"(?:[^'\x00-\x08\x0b-\x1f\x7f]++|'{1,2}+(?!'))*+"
 """A multi-line literal string's text: anything but controls (LF and tab allowed) and ``'''``."""
-_ASSIGN = re.compile(
-    rf'({_KEY_PART}) = (?:"""\n({_ML_BODY})"""|"({_STR_BODY})"|(-?(?:0|[1-9][0-9]{{0,17}}))|(true|false)'
-    rf"|'''\n({_LIT_BODY})''')\n"
-)
-_STR_ARRAY = re.compile(rf'({_KEY_PART}) = (?:\[\]|\[\n((?:    "{_STR_BODY}",\n)*+)\])\n')
-"""An array of strings as :func:`dumps` writes it (the lockfile's per-server ``hosts``)."""
 _ARRAY_ITEM = re.compile(rf'    "({_STR_BODY})",\n')
-_BLANK_OR_COMMENT = re.compile(r"(?:\n|#[^\x00-\x08\x0a-\x1f\x7f]*+\n)+")
+_BLANK_OR_COMMENT = r"(?:\n|#[^\x00-\x08\x0a-\x1f\x7f]*+\n)+"
 _UNESCAPE = re.compile(r'\\(?:([btnfr"\\])|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8}))')
 _SIMPLE = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
 
@@ -244,6 +245,19 @@ def _open_table(root: dict[str, Any], keys: list[str], defined: set[int]) -> dic
     return node
 
 
+_BARE_OR_QUOTED = rf'(?:([A-Za-z0-9_-]+)|"({_STR_BODY})")'
+_STATEMENT = re.compile(
+    rf"({_BLANK_OR_COMMENT})"  # 1: blank lines and comments
+    rf"|\[({_KEY_PART}(?:\.{_KEY_PART})*)\]\n"  # 2: a table header
+    rf'|{_BARE_OR_QUOTED} = (?:"""\n({_ML_BODY})"""|"({_STR_BODY})"'  # 3, 4: key; 5, 6
+    rf"|(-?(?:0|[1-9][0-9]{{0,17}}))|(true|false)|'''\n({_LIT_BODY})''')\n"  # 7, 8, 9
+    # 10, 11: key; 12: an array of strings as dumps writes it (each server's ``hosts``)
+    rf'|{_BARE_OR_QUOTED} = (?:\[\]|\[\n((?:    "{_STR_BODY}",\n)*+)\])\n'
+)
+"""One statement of the dialect per match, the alternatives in the order they were tried
+one pattern at a time: blank lines and comments, a header, an assignment, an array."""
+
+
 def _fast_loads(text: str) -> dict[str, Any]:
     if "\r" in text or (text and not text.endswith("\n")):
         raise _Fallback
@@ -251,42 +265,38 @@ def _fast_loads(text: str) -> dict[str, Any]:
     defined: set[int] = {id(root)}
     table = root
     pos, end = 0, len(text)
+    match = _STATEMENT.match  # anchored: a search would rescan hostile text from every offset
     while pos < end:
-        if m := _BLANK_OR_COMMENT.match(text, pos):
-            pos = m.end()
-            continue
-        if text.startswith("[", pos):
-            m = _HEADER.match(text, pos)
-            if m is None:  # also arrays of tables: only long rejection notes make them
-                raise _Fallback
-            table = _open_table(root, _header_keys(m[1]), defined)
-            pos = m.end()
-            continue
-        m = _ASSIGN.match(text, pos)
+        m = match(text, pos)
         if m is None:
-            arr = _STR_ARRAY.match(text, pos)
-            if arr is None:
-                raise _Fallback
-            key = _header_keys(arr[1])[0]
+            raise _Fallback
+        pos = m.end()
+        if m[1] is not None:
+            continue
+        header = m[2]
+        if header is not None:  # also arrays of tables fail here: only long rejection notes
+            keys = header.split(".") if '"' not in header else _header_keys(header)
+            table = _open_table(root, keys, defined)
+            continue
+        if m[10] is None and m[11] is None:
+            key = m[3] if m[3] is not None else _unescape(m[4])
             if key in table:
                 raise _Fallback
-            table[key] = [_unescape(item) for item in _ARRAY_ITEM.findall(arr[2] or "")]
-            pos = arr.end()
+            if m[5] is not None:
+                table[key] = _unescape(m[5])
+            elif m[6] is not None:
+                table[key] = _unescape(m[6])
+            elif m[7] is not None:
+                table[key] = int(m[7])
+            elif m[9] is not None:
+                table[key] = m[9]  # literal: no escapes to undo
+            else:
+                table[key] = m[8] == "true"
             continue
-        key = _header_keys(m[1])[0]
+        key = m[10] if m[10] is not None else _unescape(m[11])
         if key in table:
             raise _Fallback
-        if m[2] is not None:
-            table[key] = _unescape(m[2])
-        elif m[3] is not None:
-            table[key] = _unescape(m[3])
-        elif m[4] is not None:
-            table[key] = int(m[4])
-        elif m[6] is not None:
-            table[key] = m[6]  # literal: no escapes to undo
-        else:
-            table[key] = m[5] == "true"
-        pos = m.end()
+        table[key] = [_unescape(item) for item in _ARRAY_ITEM.findall(m[12] or "")]
     return root
 
 

@@ -518,3 +518,22 @@ def test_mcp_json_describes_the_specs(defs_path: Path) -> None:
             "remote": {"type": "http", "url": "http://127.0.0.1:1/mcp", "headers": {"A": "b"}},
         }
     }
+
+
+def test_capture_sync_never_spells_out_what_it_captured(
+    defs_path: Path, log_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing reads a whole surface's ``repr``; building one for thousands of tools is slow."""
+    from mcplock_tui.core.model import Surface
+
+    spelled: list[int] = []
+    plain = Surface.__repr__
+
+    def counted(self: Surface) -> str:
+        spelled.append(1)
+        return plain(self)
+
+    monkeypatch.setattr(Surface, "__repr__", counted)
+    results = capture_sync([stdio_spec("sync", defs_path)], timeout=5, log_dir=log_dir)
+    assert_surface_is(results["sync"], default_defs())
+    assert spelled == []

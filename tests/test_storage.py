@@ -74,3 +74,29 @@ def test_killed_writer_leaves_a_whole_lockfile(tmp_path: Path, repo_root: Path) 
         data = path.read_bytes()
         lock = storage.loads(data.decode())
         assert len(lock.servers["demo"].surface.tools) in (3, 300)
+
+
+def test_only_a_document_with_carriage_returns_is_copied_to_swap_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.core.test_lockfile import INIT, TOOLS
+
+    swaps: list[int] = []
+    swap = storage._swap_cr
+
+    def counted(value: object) -> object:
+        if isinstance(value, dict) and "servers" in value:  # the whole document, not its parts
+            swaps.append(1)
+        return swap(value)
+
+    monkeypatch.setattr(storage, "_swap_cr", counted)
+    with_cr = make_lock()
+    text = storage.dumps(with_cr)
+    assert len(swaps) == 1 and "Use the tools.\\r\nCRLF kept." in text
+    assert storage.loads(text) == with_cr
+    assert "\r" in INIT["instructions"]  # type: ignore[operator]
+    monkeypatch.setitem(INIT, "instructions", "No carriage return.")
+    without = make_lock(TOOLS)
+    text = storage.dumps(without)
+    assert len(swaps) == 1, "nothing to swap: the document is written as it is"
+    assert storage.loads(text) == without

@@ -139,3 +139,50 @@ def test_quotes_and_backslashes_in_literal_strings(text: str) -> None:
     assert tomllib.loads(written) == doc == toml_fast.loads(written)
     if toml_fast.literal_allowed(text):
         assert "s = '''\n" + text + "'''\n" in written  # verbatim: nothing escaped
+
+
+def _corpus_locks() -> list[lf.Lockfile]:
+    """The reference servers' real definitions and the red-team drift rounds, pinned."""
+    import json
+    from pathlib import Path
+
+    from mcplock_tui.core.surface import build_surface
+
+    corpus = Path(__file__).resolve().parent / "corpus"
+    docs = json.loads((corpus / "real_servers.json").read_text(encoding="utf-8"))["servers"]
+    docs |= {
+        p.stem: json.loads(p.read_text(encoding="utf-8"))["base"]
+        for p in sorted(corpus.glob("redteam_drift_*.json"))
+    }
+    locks = []
+    for name, doc in docs.items():
+        init = {"serverInfo": doc.get("serverInfo", {}), "instructions": doc.get("instructions")}
+        surface = build_surface(
+            initialize_result=init,
+            launch=f"stdio: {name}",
+            tools=doc.get("tools", ()),
+            prompts=doc.get("prompts", ()),
+            resources=doc.get("resources", ()),
+        )
+        locks.append(lf.Lockfile({name: lf.ServerPin(surface)}, lf.LogHead(2, "sha256:0")))
+    return locks
+
+
+def test_every_corpus_lockfile_takes_the_fast_path_to_tomllibs_document() -> None:
+    locks = _corpus_locks()
+    assert len(locks) > 15
+    for lock in locks:
+        text = storage.dumps(lock)
+        assert toml_fast._fast_loads(text) == tomllib.loads(text)
+        assert storage.loads(text) == lock
+
+
+@given(_TEXT)
+def test_hidden_characters_and_carriage_returns_become_escapes_and_nothing_else(text: str) -> None:
+    from mcplock_tui.core.canonical import is_hidden
+
+    expected = "".join(
+        storage._toml_escape(ch) if ch == "\r" or (ord(ch) > 0x7F and is_hidden(ch)) else ch
+        for ch in text
+    )
+    assert storage._escape_hidden(text) == expected

@@ -11,6 +11,7 @@ import gc
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import anyio
 
@@ -65,8 +66,30 @@ def capture_sync(
     """
     gc.freeze()
     try:
-        return anyio.run(
-            partial(capture_all, specs, timeout=timeout, log_dir=log_dir, on_result=on_result)
+        held = anyio.run(
+            partial(_held, specs, timeout=timeout, log_dir=log_dir, on_result=on_result)
         )
     finally:
         gc.unfreeze()
+    return held.results
+
+
+class _Held:
+    """The results, behind a short ``repr``.
+
+    ``asyncio.run`` reprs its main task, result included, while it puts the SIGINT handler
+    back (``signal.getsignal`` builds an error message from the handler, which names the
+    task); the full ``repr`` of every captured surface cost as much as reading a lockfile.
+    """
+
+    __slots__ = ("results",)
+
+    def __init__(self, results: dict[str, CaptureResult]) -> None:
+        self.results = results
+
+    def __repr__(self) -> str:
+        return f"<captures of {len(self.results)} servers>"
+
+
+async def _held(specs: Sequence[ServerSpec], **kwargs: Any) -> _Held:
+    return _Held(await capture_all(specs, **kwargs))

@@ -15,7 +15,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from functools import lru_cache
-from json.encoder import encode_basestring
+from json.encoder import encode_basestring, encode_basestring_ascii
 from typing import Any
 
 HASH_MODEL = 1
@@ -91,9 +91,14 @@ def _escape_each(text: str) -> str:
     )
 
 
+_CANON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+"""One encoder for every call: ``json.dumps`` with options builds a new one each time, which
+costs as much as encoding a small tool definition."""
+
+
 def canon_json(value: Any) -> str:
     """Compact, key-sorted, ASCII-only JSON: the form every digest is taken over."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return _CANON.encode(value)
 
 
 def digest(value: Any) -> str:
@@ -103,6 +108,46 @@ def digest(value: Any) -> str:
 def digest_text(text: str) -> str:
     """``digest(value)`` for ``text = canon_json(value)``, without encoding it again."""
     return "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+class HashedItem(dict[str, Any]):
+    """A pinned item read from a lockfile, with the digest it was verified against.
+
+    Reading a lockfile computes every item's canonical JSON to check it against its stored
+    hash; keeping that digest lets a diff compare a pinned item with a live one by encoding
+    only the live one. The item cannot be changed at the top level (a change would leave
+    the digest stale); a copy (``dict(item)``, ``copy``, ``pickle``) is a plain dict.
+    Nested values are the decoded JSON and are never changed by the product either.
+    """
+
+    __slots__ = ("digest",)
+
+    def __init__(self, item: Mapping[str, Any], digest: str) -> None:
+        super().__init__(item)
+        self.digest = digest
+
+    def _refuse(self, *args: object, **kwargs: object) -> Any:
+        raise TypeError("a pinned item is read-only")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
+        return dict, (dict(self),)
+
+
+def item_digest(value: Any) -> str:
+    """``digest(value)``, without encoding a pinned item whose digest is already known."""
+    if type(value) is HashedItem:
+        return value.digest
+    return digest(value)
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """``canon_json(a) == canon_json(b)``, by digest where one side's is known already."""
+    if type(a) is HashedItem or type(b) is HashedItem:
+        return item_digest(a) == item_digest(b)
+    return canon_json(a) == canon_json(b)
 
 
 def member_digests(
@@ -120,11 +165,18 @@ def member_digests(
         return {"hash": digest(item)} | {
             name: digest(_group_value(item, keys)) for name, keys in groups.items()
         }
-    pieces = {key: canon_json(value) for key, value in item.items()}
-    names = {key: canon_json(key) for key in item}
+    encode = _CANON.encode
+    pieces = {
+        key: encode_basestring_ascii(value) if type(value) is str else encode(value)
+        for key, value in item.items()
+    }
 
     def obj(keys: list[str]) -> str:
-        return "{" + ",".join(f"{names[k]}:{pieces[k]}" for k in sorted(keys)) + "}"
+        return (
+            "{"
+            + ",".join([encode_basestring_ascii(k) + ":" + pieces[k] for k in sorted(keys)])
+            + "}"
+        )
 
     out = {"hash": digest_text(obj(list(item)))}
     for name, keys in groups.items():
@@ -166,9 +218,15 @@ def _indented(value: Any, indent: str) -> str:
 
     The standard encoder indents in pure Python through nested generators; building each
     container with one ``join`` is about twice as fast, and a lockfile holds thousands of
-    schemas. The checks run in the standard encoder's order (str, None, True, False, int,
-    float, list/tuple, dict); anything else raises :class:`_NotPlain` for the fallback.
+    schemas. Plain dicts and lists are recognised first (no other type can be one); other
+    values are checked in the standard encoder's order (str, None, True, False, int, float,
+    list/tuple, dict), and anything else raises :class:`_NotPlain` for the fallback.
     """
+    kind = type(value)
+    if kind is dict:
+        return _object(value, indent)
+    if kind is list:
+        return _array(value, indent)
     if isinstance(value, str):
         return encode_basestring(value)
     if value is None:
@@ -181,24 +239,39 @@ def _indented(value: Any, indent: str) -> str:
         return int.__repr__(value)
     if isinstance(value, float):
         return _float_text(value)
-    inner = indent + "  "
     if isinstance(value, list | tuple):
-        if not value:
-            return "[]"
-        body = (",\n" + inner).join([_indented(v, inner) for v in value])
-        return "[\n" + inner + body + "\n" + indent + "]"
+        return _array(value, indent)
     if isinstance(value, dict):
-        if not value:
-            return "{}"
-        for key in value:
-            if not isinstance(key, str):
-                raise _NotPlain
-        pairs = sorted(value.items())
-        body = (",\n" + inner).join(
-            [encode_basestring(k) + ": " + _indented(v, inner) for k, v in pairs]
-        )
-        return "{\n" + inner + body + "\n" + indent + "}"
+        return _object(value, indent)
     raise _NotPlain
+
+
+def _array(value: list[Any] | tuple[Any, ...], indent: str) -> str:
+    if not value:
+        return "[]"
+    inner = indent + "  "
+    body = (",\n" + inner).join(
+        [encode_basestring(v) if type(v) is str else _indented(v, inner) for v in value]
+    )
+    return "[\n" + inner + body + "\n" + indent + "]"
+
+
+def _object(value: dict[Any, Any], indent: str) -> str:
+    if not value:
+        return "{}"
+    for key in value:
+        if not isinstance(key, str):
+            raise _NotPlain
+    inner = indent + "  "
+    body = (",\n" + inner).join(
+        [  # string leaves inline: most of a schema, and a call each otherwise
+            encode_basestring(k)
+            + ": "
+            + (encode_basestring(v) if type(v) is str else _indented(v, inner))
+            for k, v in sorted(value.items())
+        ]
+    )
+    return "{\n" + inner + body + "\n" + indent + "}"
 
 
 def pretty_json(value: Any) -> str:
@@ -211,7 +284,7 @@ def pretty_json(value: Any) -> str:
         text = _indented(value, "")
     except _NotPlain:
         text = json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False)
-    if not has_hidden(text.replace("\n", "")):
+    if not has_hidden(text):  # newlines count as visible there
         return text
     return "".join(_json_escape(ch) if is_hidden(ch) and ch != "\n" else ch for ch in text)
 

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mcplock_tui.core.canonical import canon_json, digest
+from mcplock_tui.core.canonical import canon_json, item_digest, same_json
 from mcplock_tui.core.groups import natural_key
 from mcplock_tui.core.model import (
     ITEM_KINDS,
@@ -99,12 +99,12 @@ class Change:
 
     @property
     def old_hash(self) -> str | None:
-        return None if self.old is None else digest(self.old)
+        return None if self.old is None else item_digest(self.old)
 
     @property
     def new_hash(self) -> str:
         """What a decision is bound to: the new definition, or ``removed``."""
-        return "removed" if self.new is None else digest(self.new)
+        return "removed" if self.new is None else item_digest(self.new)
 
 
 _SET_LIKE = ("required", ".type")
@@ -363,7 +363,7 @@ def diff_surfaces(server: str, old: Surface, new: Surface) -> list[Change]:
         for key, item in added.items():
             changes.append(Change(server, kind, key, ChangeType.ADDED, None, item))
         for key in before.keys() & after.keys():
-            if canon_json(before[key]) != canon_json(after[key]):
+            if not same_json(before[key], after[key]):  # a pinned item's digest is known
                 fields = field_changes(before[key], after[key])
                 if fields:  # e.g. only the order of `required` moved: not a change
                     changes.append(
@@ -379,9 +379,7 @@ def diff_surfaces(server: str, old: Surface, new: Surface) -> list[Change]:
                     )
     for kind in SINGLETON_KINDS:
         a, b = old.singleton(kind), new.singleton(kind)
-        if (a is None and b is None) or (
-            a is not None and b is not None and canon_json(a) == canon_json(b)
-        ):
+        if (a is None and b is None) or (a is not None and b is not None and same_json(a, b)):
             continue
         change = (
             ChangeType.ADDED

@@ -33,7 +33,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcplock_tui.core.canonical import HASH_MODEL, digest, member_digests, pretty_json
+from mcplock_tui.core.canonical import (
+    HASH_MODEL,
+    HashedItem,
+    canon_json,
+    digest_text,
+    member_digests,
+    pretty_json,
+)
 from mcplock_tui.core.errors import LockfileError, PinHashError
 from mcplock_tui.core.hosts import surface_hosts
 from mcplock_tui.core.model import ITEM_KINDS, JSON, PROMPT_MESSAGES_KEY, Kind, Surface
@@ -179,15 +186,31 @@ def _decode_item(kind: Kind, table: Any, where: str) -> dict[str, JSON]:
         raise LockfileError(f"{where}: JSON text nested too deeply") from None
     except ValueError as exc:  # a number of more than 4300 digits
         raise LockfileError(f"{where}: invalid JSON text ({exc})") from None
-    if depth_exceeds(item, MAX_DEPTH):  # the same bound capture applied
+    try:
+        text: str | None = canon_json(item)
+    except RecursionError:  # deep enough for the encoder to give up: the walk decides
+        text = None
+    if (text is None or not _shallow(text)) and depth_exceeds(item, MAX_DEPTH):
+        # the same bound capture applied
         raise LockfileError(f"{where}: definition nested more than {MAX_DEPTH} levels deep")
-    stored = table.get("hash")
-    actual = digest(item)
-    if stored != actual:
+    if text is None:
+        raise LockfileError(f"{where}: JSON text nested too deeply")
+    actual = digest_text(text)
+    if table.get("hash") != actual:
         raise PinHashError(
             f"{where}: the pinned definition does not match its hash (edited by hand?)"
         )
-    return item
+    return HashedItem(item, actual)
+
+
+def _shallow(text: str) -> bool:
+    """Whether the value whose canonical JSON is ``text`` is within the depth bound.
+
+    Every array or object opens with one bracket there, so with fewer than ``MAX_DEPTH``
+    opening brackets (brackets inside strings only add to the count) no leaf can sit deeper
+    than ``MAX_DEPTH``; only a definition with more needs the walk of :func:`depth_exceeds`.
+    """
+    return text.count("[") + text.count("{") < MAX_DEPTH
 
 
 def _text(table: Mapping[str, Any], key: str, where: str) -> str:

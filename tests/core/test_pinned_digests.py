@@ -1,0 +1,194 @@
+"""Reading a lockfile verifies each item once, and the diff reuses what reading computed.
+
+Each pinned item's canonical JSON is computed on read to check it against its stored hash;
+the same text bounds its depth (a walk only for definitions with many brackets), and the
+verified digest stays with the item, so a diff encodes only the live side of an unchanged
+item. These tests count that work, and check that every refusal still happens: a deep
+definition, and an edit of any field of any item that leaves its hash alone.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from mcplock_tui import storage
+from mcplock_tui.core import canonical, diff
+from mcplock_tui.core import lockfile as lf
+from mcplock_tui.core.canonical import digest
+from mcplock_tui.core.diff import diff_surfaces
+from mcplock_tui.core.model import Surface
+from mcplock_tui.core.surface import MAX_DEPTH, build_surface
+from mcplock_tui.errors import LockfileError
+from tests.core.test_lockfile import make_lock
+
+
+def _tools(n: int) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": f"tool_{i}",
+            "description": f"Tool number {i}.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"path": {"type": "string"}, "n": {"type": "integer"}},
+                "required": ["path"],
+            },
+            "annotations": {"readOnlyHint": i % 2 == 0},
+        }
+        for i in range(n)
+    ]
+
+
+def _lock(tools: list[dict[str, Any]]) -> lf.Lockfile:
+    init = {"serverInfo": {"name": "s", "version": "1"}, "capabilities": {"tools": {}}}
+    surface = build_surface(initialize_result=init, launch="stdio: x", tools=tools)
+    return lf.Lockfile({"s": lf.ServerPin(surface)})
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
+    calls = [0]
+    inner: Callable[..., Any] = getattr(module, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return inner(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_reading_walks_no_ordinary_definition_for_its_depth(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = storage.dumps(_lock(_tools(50)))
+    walks = _counting(monkeypatch, lf, "depth_exceeds")
+    lock = storage.loads(text)
+    assert len(lock.servers["s"].surface.tools) == 50
+    assert walks[0] == 0  # the canonical JSON's bracket count proves them shallow
+
+
+def _nested(levels: int) -> Any:
+    value: Any = "leaf"
+    for _ in range(levels):
+        value = {"k": value}
+    return value
+
+
+@pytest.mark.parametrize("levels", [MAX_DEPTH - 2, MAX_DEPTH - 1])
+def test_a_definition_exactly_at_the_bound_reads_and_one_level_more_is_refused(
+    levels: int,
+) -> None:
+    # item (1) + inputSchema's `levels` objects + the leaf: MAX_DEPTH - 2 is exactly at it.
+    # Capture refuses the deeper one, so it is written past it, as a hand-made file would be.
+    tool = {"name": "deep", "inputSchema": _nested(levels)}
+    surface = Surface(server={"launch": "stdio: x"}, instructions=None, tools={"deep": tool})
+    text = storage.dumps(lf.Lockfile({"s": lf.ServerPin(surface)}))
+    if levels == MAX_DEPTH - 2:
+        assert storage.loads(text).servers["s"].surface.tools["deep"] == tool
+    else:
+        with pytest.raises(LockfileError, match=f"nested more than {MAX_DEPTH} levels deep"):
+            storage.loads(text)
+
+
+def test_many_brackets_but_shallow_reads_after_the_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    wide = {f"p{i}": {"type": ["string", "null"]} for i in range(MAX_DEPTH)}
+    tools = [
+        {"name": "wide", "inputSchema": {"type": "object", "properties": wide}},
+        {"name": "brackets", "description": "[{" * MAX_DEPTH},  # only inside a string
+    ]
+    text = storage.dumps(_lock(tools))
+    walks = _counting(monkeypatch, lf, "depth_exceeds")
+    surface = storage.loads(text).servers["s"].surface
+    assert surface.tools["wide"]["inputSchema"] == tools[0]["inputSchema"]
+    assert walks[0] == 2  # the bracket count cannot prove these two, so the walk decides
+
+
+def _edits(text: str) -> Iterator[tuple[str, str]]:
+    """One edit per field kind: a TOML string, a JSON field, ``extra``, a server field."""
+    yield "description", text.replace("Read a file.", "Read any file.")
+    yield "schema", text.replace('"type": "string"', '"type": "number"', 1)
+    yield "extra", text.replace('"nested": null', '"nested": 1', 1)
+    yield "annotations", text.replace('"readOnlyHint": true', '"readOnlyHint": false', 1)
+    yield "server", text.replace('"x-vendor": null', '"x-vendor": "y"', 1)
+    yield "prompt", text.replace('"required": true', '"required": false', 1)
+    yield "resource", text.replace('name = "a"', 'name = "b"', 1)
+
+
+@pytest.mark.parametrize(
+    "field", ["description", "schema", "extra", "annotations", "server", "prompt", "resource"]
+)
+def test_an_edit_of_any_field_is_still_refused(field: str) -> None:
+    text = storage.dumps(make_lock())
+    edited = dict(_edits(text))[field]
+    assert edited != text, f"the {field} edit must change the file"
+    with pytest.raises(LockfileError, match="does not match its hash"):
+        storage.loads(edited)
+
+
+def test_diff_encodes_only_the_live_side_of_an_unchanged_pinned_item(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tools = _tools(40)
+    pinned = storage.loads(storage.dumps(_lock(tools))).servers["s"].surface
+    live = _lock(json.loads(json.dumps(tools))).servers["s"].surface
+    encodes = _counting(monkeypatch, canonical, "canon_json")
+    encodes_diff = _counting(monkeypatch, diff, "canon_json")
+    assert diff_surfaces("s", pinned, live) == []
+    # one encoding per live item and for the live server table; none of the pinned side
+    assert encodes[0] + encodes_diff[0] == len(tools) + 1
+
+
+def test_the_diff_still_sees_what_only_canonical_json_tells_apart() -> None:
+    tools = _tools(3)
+    pinned = storage.loads(storage.dumps(_lock(tools))).servers["s"].surface
+    changed = json.loads(json.dumps(tools))
+    changed[1]["annotations"]["readOnlyHint"] = 0  # == False in Python, not in JSON
+    changed[2]["inputSchema"]["x"] = -0.0
+    live = _lock(changed).servers["s"].surface
+    pinned_zero = (
+        storage.loads(
+            storage.dumps(_lock([dict(tools[2], inputSchema=dict(tools[2]["inputSchema"], x=0.0))]))
+        )
+        .servers["s"]
+        .surface
+    )
+    names = [c.name for c in diff_surfaces("s", pinned, live)]
+    assert names == ["tool_1", "tool_2"]
+    changes = diff_surfaces("s", pinned_zero, _lock([changed[2]]).servers["s"].surface)
+    assert [c.name for c in changes] == ["tool_2"]
+
+
+def test_a_pinned_item_keeps_its_verified_digest_and_cannot_be_changed() -> None:
+    lock = storage.loads(storage.dumps(make_lock()))
+    surface = lock.servers["demo"].surface
+    for _kind, _name, item in surface.all_items():
+        if isinstance(item, canonical.HashedItem):
+            assert item.digest == digest(dict(item))
+    item = surface.tools["read_file"]
+    assert isinstance(item, canonical.HashedItem)
+    assert canonical.item_digest(item) == digest(dict(item))
+    refusals: list[Callable[[], object]] = [
+        lambda: item.__setitem__("name", "x"),  # type: ignore[index]
+        lambda: item.pop("name"),  # type: ignore[attr-defined]
+        lambda: item.update(name="x"),  # type: ignore[attr-defined]
+        lambda: item.setdefault("new", 1),  # type: ignore[attr-defined]
+        lambda: item.clear(),  # type: ignore[attr-defined]
+    ]
+    for refused in refusals:
+        with pytest.raises(TypeError):
+            refused()
+    for copied in (
+        dict(item),
+        copy.copy(item),
+        copy.deepcopy(item),
+        pickle.loads(pickle.dumps(item)),
+    ):
+        assert type(copied) is dict and copied == item
+    copied = copy.deepcopy(item)
+    copied["name"] = "changed"  # a copy is an ordinary dict again
+    assert canonical.item_digest(copied) == digest(copied) != item.digest
