@@ -94,7 +94,7 @@ def test_only_a_document_with_carriage_returns_is_copied_to_swap_them(
     text = storage.dumps(with_cr)
     assert len(swaps) == 1 and "Use the tools.\\r\nCRLF kept." in text
     assert storage.loads(text) == with_cr
-    assert "\r" in INIT["instructions"]  # type: ignore[operator]
+    assert "\r" in INIT["instructions"]
     monkeypatch.setitem(INIT, "instructions", "No carriage return.")
     without = make_lock(TOOLS)
     text = storage.dumps(without)

@@ -97,7 +97,7 @@ def test_a_definition_exactly_at_the_bound_reads_and_one_level_more_is_refused(
 
 def test_many_brackets_but_shallow_reads_after_the_walk(monkeypatch: pytest.MonkeyPatch) -> None:
     wide = {f"p{i}": {"type": ["string", "null"]} for i in range(MAX_DEPTH)}
-    tools = [
+    tools: list[dict[str, Any]] = [
         {"name": "wide", "inputSchema": {"type": "object", "properties": wide}},
         {"name": "brackets", "description": "[{" * MAX_DEPTH},  # only inside a string
     ]
@@ -173,11 +173,11 @@ def test_a_pinned_item_keeps_its_verified_digest_and_cannot_be_changed() -> None
     assert isinstance(item, canonical.HashedItem)
     assert canonical.item_digest(item) == digest(dict(item))
     refusals: list[Callable[[], object]] = [
-        lambda: item.__setitem__("name", "x"),  # type: ignore[index]
-        lambda: item.pop("name"),  # type: ignore[attr-defined]
-        lambda: item.update(name="x"),  # type: ignore[attr-defined]
-        lambda: item.setdefault("new", 1),  # type: ignore[attr-defined]
-        lambda: item.clear(),  # type: ignore[attr-defined]
+        lambda: item.__setitem__("name", "x"),
+        lambda: item.pop("name"),
+        lambda: item.update(name="x"),
+        lambda: item.setdefault("new", 1),
+        lambda: item.clear(),
     ]
     for refused in refusals:
         with pytest.raises(TypeError):
