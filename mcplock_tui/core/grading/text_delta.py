@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mcplock_tui.core.detectors.decode import runs as decode_runs
+from mcplock_tui.core.grading.rule_match import rules_retold
 from mcplock_tui.core.hosts import text_hosts
 
 MAX_DELTA_CHARS = 65_536
@@ -281,11 +282,24 @@ def _distributive(
         w
         for i, w, n, n2 in zip(at, part, nxt, nxt2, strict=True)
         if not (w == "each" and (n in _SHAPE or n == "other" or _key(n).rstrip("s") in _UNITS))
+        and not (w in ("each", "every") and _item_fields(tokens, i))
         and not (w == "one" and n == "another")
         and not (w in ("no", "not") and n in _COMPARED and n2 == "than")
         and not (w == "many" and i > 0 and tokens[i - 1] == "how")
         and not (i in gated and _CLASSES.get(_key(w)) == "quantifier")
     ]
+
+
+_LISTED_WITH = frozenset(["with", "giving", "including", "showing", "plus"])
+
+
+def _item_fields(tokens: list[str], i: int) -> bool:
+    """ "with each schema's owner", "giving for each its id": the fields every item of a
+    result carries, not an act done to every item."""
+    before = tokens[max(0, i - 2) : i]
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+    owned = nxt.endswith(("'s", "’s", "s'")) or nxt in ("its", "their")
+    return owned and bool(_LISTED_WITH & set(before))
 
 
 _OBLIGES = frozenset(["require", "requires", "requiring", "need", "needs", "needed"])
@@ -379,10 +393,11 @@ def _retold_scope(part: list[str], tokens: list[str], start: int, old: set[str])
         nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
         if cls == "quantifier" and any(_CLASSES.get(_key(t)) == "negation" for t in before):
             continue
+        ahead = tokens[i + 1 : i + 4]  # "returns every Ledgerly account" for "accounts"
         if (
             w in ("every", "each", "all")
             and nxt
-            and {nxt + "s", nxt + "es", nxt} & old
+            and any({t + "s", t + "es", t} & old for t in ahead if _noun_like(t))
             and i > 0
             and _RETURNS.fullmatch(tokens[i - 1])
         ):
@@ -401,6 +416,10 @@ def _retold_scope(part: list[str], tokens: list[str], start: int, old: set[str])
             continue  # "It will not alter anything": a denial of an effect, not a new modal
         out.append(w)
     return out
+
+
+def _noun_like(word: str) -> bool:
+    return len(word) > 2 and word not in _ENGLISH and word not in _DETERMINER
 
 
 _RETURNS = re.compile(
@@ -768,6 +787,8 @@ def delta(old: str, new: str) -> Delta:
         new_text=folded,
         old_text=out.old_text,
     )
+    if rewrite and rules_retold(out.old_text, folded):
+        before, after = _losses_retold(before, after, _waived_duty(folded, out.old_text))
     out.flips.extend(_class_flips(before, after, moved))
     out.flips.extend(_rule_flips(old, new, (a, ka), (b, kb), gated, moved))
     keys = {_key(w) for w in out.added}
@@ -778,6 +799,31 @@ def delta(old: str, new: str) -> Delta:
     ]
     out.context = [_fold(sentence) for sentence in out.raw]
     return out
+
+
+def _losses_retold(
+    before: dict[str, list[str]], after: dict[str, list[str]], waived: bool
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Every rule of the old text is still a rule in the rewrite (:func:`rules_retold`), so
+    a negation, "only" or modal the rewrite no longer uses took no limit away: only what
+    the new words gain (a wider quantifier, a modal that gives leave, a negation that waives
+    a duty) and numbers still flip.
+    """
+    was_q, was_m = before.get("quantifier", []), before.get("modal", [])
+    narrower = [w for w in was_q if w in _NARROWER]
+    now = {
+        "number": after.get("number", []),
+        "quantifier": after.get("quantifier", []) + narrower,
+        "modal": list(dict.fromkeys(after.get("modal", []) + was_m)),
+    }
+    was = {
+        "number": before.get("number", []),
+        "quantifier": was_q,
+        "modal": list(dict.fromkeys(was_m)),
+    }
+    if waived:  # "confirmation is not required": the new negation takes a check away
+        was["negation"], now["negation"] = before.get("negation", []), after.get("negation", [])
+    return was, now
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,201 @@
+"""Rules compared as rules: is every rule of the old text still a rule in the new one?
+
+A long rewrite moves negation, modal and quantifier words around ("left out unless the user
+wrote them" -> "shown only to their author"; "cannot be undone" -> "is permanent"), so the
+word-class bags of :mod:`text_delta` see a flip that is not there. Here each sentence of the
+old text that limits something (a negation, "only", a cap, a requirement, an exclusion) is a
+rule: what it is about (its content words, folded to roots) and its gate (the words after
+"unless", "until", "after", "only when" ...). A rule is retold when one new sentence, or two
+adjacent ones, still limits, names most of what the rule was about, keeps its gate (and the
+person the gate waited for), and brings no hedge or leave the rule lacked.
+
+Which way it fails: a rule whose act or object changed, whose gate lost a person or most of
+its words, or that is now told without any limiting word is not retold, and the flips stand
+(high). A rule retold in synonyms for most of its content words is also not retold (the
+flips stand: a false alarm, never a miss).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+_WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+(?:[.,]\d+)*")
+_SENTENCE = re.compile(r"[^\n]*?(?:[.!?;:](?=\s|$)|\n|$)")
+_MAX_SENTENCES = 64
+
+_LIMITS = re.compile(
+    r"\b(?:not|no|never|none|nothing|nobody|neither|nor|cannot|without|unless|except|until|"
+    r"only|solely|exclusively|alone|single|one|at most|no more than|up to|limited|restricted|"
+    r"capped|exceeds?|must|requires?|required|requiring|needs?|needed|mandatory|has to|have to|"
+    r"shall|omit\w*|left out|leaves? out|exclud\w*|reject\w*|refus\w*|den(?:y|ies|ied)|"
+    r"withh[eo]ld\w*|block\w*|forbid\w*|prohibit\w*|masked|redacted|hidden|within)\b|n't\b"
+)
+"""Words that make a sentence a rule: it denies, limits, excludes or requires something."""
+_GATE = re.compile(
+    r"\b(?:unless|until|after|once|before|only (?:\w+ ){0,2}?(?:when|if|for|to)|except|when|if)\b"
+)
+_HEDGE = re.compile(
+    r"\b(?:may|might|optional\w*|usually|normally|generally|ideally|preferabl[ey]|try to|"
+    r"where possible|if possible|recommended|encouraged|helps?|immediately|directly|"
+    r"automatically|any time|anytime|no longer)\b"
+)
+"""Words that give leave or a way around: a rule told with one it lacked is not the same."""
+_PEOPLE = (
+    "user", "customer", "operator", "owner", "member", "patient", "clinician", "manager",
+    "administrator", "admin", "author", "human", "requester", "caller",
+)  # fmt: skip
+_PERSON = re.compile(r"\b(?:" + "|".join(_PEOPLE) + r"|person|people)(?:s|'s|s')?\b")
+_STOP_WORDS = """
+    a an the and or of to in on for with by at as from into onto over under than then so is
+    are was were be been being am it its it's this that these those there their theirs they
+    them he she his her we our you your i me my which who whom whose what where how also do
+    does did done has have had having can could will would should may might must shall any
+    all each every some one only not no never more most less per via such own same other just
+    very too here s
+"""
+_STOP = frozenset(_STOP_WORDS.split())
+_STEMS = ("ations", "ation", "ings", "ing", "ies", "es", "ed", "s", "e")
+
+
+def _root(word: str) -> str:
+    for suffix in _STEMS:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+_PERSON_ROOTS = frozenset([*(_root(w) for w in _PEOPLE), "person", "peopl"])
+
+
+def _content(text: str) -> set[str]:
+    plain = _LIMITS.sub(" ", _normal(text))  # "left out", "at most 7": limits, not content
+    words = (w.replace("’", "'").removesuffix("'s") for w in _WORD.findall(plain))
+    return {
+        _root(w.replace("_", "").replace("-", ""))
+        for w in words
+        if len(w) > 2 and w not in _STOP and not _LIMITS.fullmatch(w)
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    text: str
+    about: frozenset[str]
+    """Content roots outside the gate: the act and its object."""
+    gate: frozenset[str]
+    """Content roots of the gate ("unless the user wrote them"): empty when there is none."""
+    person: bool
+    """The gate waits for a person."""
+
+
+def _rule(sentence: str) -> Rule | None:
+    m = _GATE.search(sentence)
+    if not _limits(sentence) and not (m and _PERSON.search(sentence[m.end() :])):
+        return None  # neither a limit nor an act that waits for a person
+    head, tail = (sentence[: m.start()], sentence[m.end() :]) if m else (sentence, "")
+    gate = _content(tail)
+    about = _content(head) - gate
+    if not about and not gate:
+        return None
+    return Rule(sentence, frozenset(about), frozenset(gate), bool(_PERSON.search(tail)))
+
+
+def _sentences(text: str) -> list[str]:
+    found = (m.group(0).strip() for m in _SENTENCE.finditer(text))
+    return [s for s in found if s]
+
+
+_CAPPED = re.compile(
+    r"\b(?:not|never|no|n't)\s+((?:\w+\s+){0,3}?)(?:more|longer|later) than\s+\S+"
+    r"|\b(?:(?:may|must|does|will|can|shall) )?(?:not|never) exceed\w*\s+\S+"
+    r"|\b(?:at most|up to)\s+\S+|\b(?:a single|single|one)\b"
+)
+_FINAL = re.compile(
+    r"\b(?:cannot|can't|can not) be (?:undone|reversed|recovered|restored)\b"
+    r"|\birreversibl\w*|\bpermanent\w*"
+)
+"""Finality told either way: "cannot be undone" and "permanent" are one rule."""
+_GATES = frozenset(["unless", "until", "except"])
+_DUTY = frozenset(["must", "require", "requires", "required", "requiring", "need", "needs"])
+
+
+def _normal(sentence: str) -> str:
+    capped = _CAPPED.sub(lambda m: f" {m.group(1) or ''} single ", sentence)
+    return _FINAL.sub(" permanentrule ", capped)
+
+
+def _limits(sentence: str) -> int:
+    """How many limits a sentence sets, with the usual retellings counted once: "never more
+    than one" and "a single" are one cap, "cannot be undone" and "permanent" one finality;
+    "unless"/"until" belong to the gate, compared as words, and "must" carrying another
+    limit ("must expire within") is that limit."""
+    text = _normal(sentence)
+    found = [m.group(0) for m in _LIMITS.finditer(text) if m.group(0) not in _GATES]
+    carried = len(found) > sum(w in _DUTY for w in found)
+    return sum(not (carried and w in _DUTY) for w in found) + text.count("permanentrule")
+
+
+@dataclass(frozen=True, slots=True)
+class _Said:
+    """One new sentence: its content roots and how many limits it sets."""
+
+    text: str
+    words: frozenset[str]
+    limits: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Window:
+    said: tuple[_Said, ...]
+    words: frozenset[str]
+    text: str
+
+
+def _windows(sentences: list[str]) -> list[_Window]:
+    """Each sentence and each pair of neighbours: a rule split in two is still one rule."""
+    said = [_Said(s, frozenset(_content(s)), _limits(s)) for s in sentences]
+    spans = [(s,) for s in said] + list(itertools.pairwise(said))
+    return [
+        _Window(span, frozenset().union(*(s.words for s in span)), " ".join(s.text for s in span))
+        for span in spans
+    ]
+
+
+def _retold_in(rule: Rule, win: _Window) -> bool:
+    # The limit sits in a sentence about the rule, not in a neighbour that limits another.
+    limits = sum(s.limits for s in win.said if s.words & (rule.about or rule.gate))
+    if limits < _limits(rule.text):
+        return False  # "only the fields ..., and never copy" -> "all fields ..., never copy"
+    if {m.group(0) for m in _HEDGE.finditer(win.text)} - set(_HEDGE.findall(rule.text)):
+        return False  # "can be paid immediately", "should normally": leave the rule lacked
+    if len(rule.about & win.words) < max(1, (2 * len(rule.about) + 2) // 3):
+        return False  # the act or its object is another one
+    if rule.gate:
+        if len(rule.gate & win.words) < (len(rule.gate) + 1) // 2 or not _GATE.search(win.text):
+            return False
+        if (
+            rule.person
+            and not _PERSON.search(win.text)
+            and not rule.gate - _PERSON_ROOTS <= win.words
+        ):
+            return False  # "until the user approves" -> "until approved": nobody waits now
+    return True
+
+
+def rules_retold(old: str, new: str) -> bool:
+    """Every rule of ``old`` (folded text) is still a rule in ``new``, reworded or not.
+
+    False when the old text has no rule to keep, or more sentences than are compared: the
+    caller's word flips then stand as they are. Capped: at most 64 rules against 127
+    windows of one or two sentences.
+    """
+    before, after = _sentences(old), _sentences(new)
+    if not before or len(before) > _MAX_SENTENCES or len(after) > _MAX_SENTENCES:
+        return False
+    rules = [r for s in before if (r := _rule(s)) is not None]
+    if not rules:
+        return False
+    windows = _windows(after)
+    return all(any(_retold_in(rule, w) for w in windows) for rule in rules)

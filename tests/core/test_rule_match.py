@@ -1,0 +1,91 @@
+"""Rules compared as rules: a rewrite that retells every rule flips nothing; one that drops
+a rule's limit, its gate or the person the gate waits for still flips."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcplock_tui.core.grading.rule_match import rules_retold
+from mcplock_tui.core.grading.text import text_reason
+from mcplock_tui.core.model import Severity
+
+RETOLD = {
+    # (old, new): every rule said again in other words; the rewrite grades medium.
+    "left-out-unless-as-only": (
+        "Returns the comments on a pull request. Comments flagged as drafts by their writer "
+        "are left out unless the caller is that writer.",
+        "Returns a pull request's comments. Draft comments their writer flagged are visible "
+        "only to that writer.",
+    ),
+    "cannot-undo-as-permanent": (
+        "Deletes a stored backup from the archive. This cannot be undone. Only call it after "
+        "the operator has confirmed the backup's name; never delete more than one backup per "
+        "call.",
+        "Removes one stored backup from the archive. Removal is permanent. Call it only once "
+        "the operator has confirmed which backup to remove, and delete a single backup per "
+        "call.",
+    ),
+    "cap-retold": (
+        "Creates a voucher for a shop. The voucher may not exceed 40% and the code must expire "
+        "within 60 days.",
+        "Creates a money-off voucher code for a shop. Codes are capped at 40% and expire no "
+        "later than 60 days after issue.",
+    ),
+    "fields-of-each-item": (
+        "List the warehouses you manage, with their managers and bin counts.",
+        "Lists the warehouses managed by you, along with each warehouse's manager and number "
+        "of bins.",
+    ),
+    "returns-every-listed-item": (
+        "Lists the member's library loans (books, films, games) with title and due date. "
+        "Returned loans are left out unless include_returned is true.",
+        "This tool returns every library loan the member holds (books, films and games), "
+        "giving for each its title and due date. Loans that have been returned are omitted "
+        "unless include_returned is set to true.",
+    ),
+}
+
+CHANGED = {
+    # (old, new): a rule whose gate, limit or act changed; the rewrite still grades high.
+    "person-dropped-from-gate": (
+        "Saves a new supplier for the shop. The supplier cannot be paid until the owner "
+        "approves it in the dashboard. Call only after the owner has confirmed the supplier's "
+        "name and bank details.",
+        "Saves a new supplier for the shop. The supplier can be paid at once; a check in the "
+        "dashboard is only sent for suppliers abroad. Call only after the owner has confirmed "
+        "the supplier's name and bank details.",
+    ),
+    "limit-lost-beside-a-kept-one": (
+        "Reads staff records. Read only the fields the task needs, and never copy home "
+        "addresses into other tools.",
+        "Reads staff records. Read all fields of every record you discuss, and never copy "
+        "home addresses into other tools.",
+    ),
+    "one-becomes-all": (
+        "Restarts one worker. Retries up to 3 times.",
+        "Restarts all workers. Retries up to 3 times.",
+    ),
+    "limit-now-hedged": (
+        "Sends a reminder to one member. Never send more than one reminder per day.",
+        "Sends a reminder to a member. Usually send no more than one reminder per day.",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RETOLD))
+def test_a_rule_retold_in_other_words_is_no_flip(case: str) -> None:
+    old, new = RETOLD[case]
+    reason = text_reason("tools/x/description", old, new, "tool description")
+    assert reason.severity == Severity.MEDIUM, reason.message
+
+
+@pytest.mark.parametrize("case", sorted(CHANGED))
+def test_a_rule_that_lost_its_limit_or_gate_still_flips(case: str) -> None:
+    old, new = CHANGED[case]
+    assert not rules_retold(old.casefold(), new.casefold())
+    reason = text_reason("tools/x/description", old, new, "tool description")
+    assert reason.severity == Severity.HIGH, reason.message
+
+
+def test_a_text_without_rules_has_none_to_keep() -> None:
+    assert not rules_retold("lists the open tickets.", "returns every open ticket.")
