@@ -18,6 +18,7 @@ flips stand: a false alarm, never a miss).
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass
 
@@ -26,16 +27,21 @@ _SENTENCE = re.compile(r"[^\n]*?(?:[.!?;:](?=\s|$)|\n|$)")
 _MAX_SENTENCES = 64
 
 _LIMITS = re.compile(
-    r"\b(?:not|no|never|none|nothing|nobody|neither|nor|cannot|without|unless|except|until|"
+    r"(?<!-)\b(?:not|no|never|none|nothing|nobody|neither|nor|cannot|without|unless|except|until|"
     r"only|solely|exclusively|alone|single|one|at most|no more than|up to|limited|restricted|"
     r"capped|exceeds?|must|requires?|required|requiring|needs?|needed|mandatory|has to|have to|"
     r"shall|omit\w*|left out|leaves? out|exclud\w*|reject\w*|refus\w*|den(?:y|ies|ied)|"
     r"withh[eo]ld\w*|block\w*|forbid\w*|prohibit\w*|masked|redacted|hidden|within)\b|n't\b"
 )
-"""Words that make a sentence a rule: it denies, limits, excludes or requires something."""
+"""Words that make a sentence a rule: it denies, limits, excludes or requires something
+("read-only" is a label, not a limit)."""
 _GATE = re.compile(
-    r"\b(?:unless|until|after|once|before|only (?:\w+ ){0,2}?(?:when|if|for|to)|except|when|if)\b"
+    r"\b(?:unless|until|once|only (?:\w+ ){0,2}?(?:when|if|for|to)|except|when|if|"
+    r"(?:after|before)(?!\s+(?:at most\s+|up to\s+)?\d)|"
+    r"without (?:first )?(?:asking|checking|confirming|approval|consent|permission|the \w+'s))\b"
 )
+"""Where a rule's gate starts ("unless the user asked", "without asking the user first");
+"after 7 days" is a time, not a gate."""
 _HEDGE = re.compile(
     r"\b(?:may|might|optional\w*|usually|normally|generally|ideally|preferabl[ey]|try to|"
     r"where possible|if possible|recommended|encouraged|helps?|immediately|directly|"
@@ -56,13 +62,17 @@ _STOP_WORDS = """
     very too here s
 """
 _STOP = frozenset(_STOP_WORDS.split())
-_STEMS = ("ations", "ation", "ings", "ing", "ies", "es", "ed", "s", "e")
+_STEMS = ("ations", "ation", "ions", "ion", "ings", "ing", "ies", "ied", "es", "ed", "s", "e", "y")
 
 
 def _root(word: str) -> str:
+    """``expire``/``expiry``, ``inferred``/``infer``, ``tagged``/``tag``: one root."""
     for suffix in _STEMS:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
+            word = word[: -len(suffix)]
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou":
+        word = word[:-1]  # a doubled consonant before -ed/-ing
     return word
 
 
@@ -72,11 +82,8 @@ _PERSON_ROOTS = frozenset([*(_root(w) for w in _PEOPLE), "person", "peopl"])
 def _content(text: str) -> set[str]:
     plain = _LIMITS.sub(" ", _normal(text))  # "left out", "at most 7": limits, not content
     words = (w.replace("’", "'").removesuffix("'s") for w in _WORD.findall(plain))
-    return {
-        _root(w.replace("_", "").replace("-", ""))
-        for w in words
-        if len(w) > 2 and w not in _STOP and not _LIMITS.fullmatch(w)
-    }
+    parts = (p for w in words for p in w.replace("_", "").split("-"))  # "pii-tagged"
+    return {_root(p) for p in parts if len(p) > 2 and p not in _STOP and not _LIMITS.fullmatch(p)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,9 +99,12 @@ class Rule:
 
 def _rule(sentence: str) -> Rule | None:
     m = _GATE.search(sentence)
-    if not _limits(sentence) and not (m and _PERSON.search(sentence[m.end() :])):
+    if not _kinds(sentence) and not (m and _PERSON.search(sentence[m.end() :])):
         return None  # neither a limit nor an act that waits for a person
     head, tail = (sentence[: m.start()], sentence[m.end() :]) if m else (sentence, "")
+    if "," in tail:  # "if attendees are listed, sends them invitations": the gate ends
+        tail, rest = tail.split(",", 1)
+        head = f"{head} {rest}"
     gate = _content(tail)
     about = _content(head) - gate
     if not about and not gate:
@@ -108,9 +118,9 @@ def _sentences(text: str) -> list[str]:
 
 
 _CAPPED = re.compile(
-    r"\b(?:not|never|no|n't)\s+((?:\w+\s+){0,3}?)(?:more|longer|later) than\s+\S+"
-    r"|\b(?:(?:may|must|does|will|can|shall) )?(?:not|never) exceed\w*\s+\S+"
-    r"|\b(?:at most|up to)\s+\S+|\b(?:a single|single|one)\b"
+    r"\b(?:not|never|no|n't)\s+((?:\w+\s+){0,3}?)(?:more|longer|later) than(?:\s+\d\S*)?"
+    r"|\b(?:(?:may|must|does|will|can|shall) )?(?:not|never) exceed\w*(?:\s+\d\S*)?"
+    r"|\b(?:at most|up to)(?:\s+\d\S*)?|\b(?:limited|restricted|capped) (?:to|at) (?:\w+ )?\d\S*|(?<!-)\b(?:a single|single|one)\b(?!\s*(?:[.;:,)]|of\b|$))"
 )
 _FINAL = re.compile(
     r"\b(?:cannot|can't|can not) be (?:undone|reversed|recovered|restored)\b"
@@ -126,24 +136,45 @@ def _normal(sentence: str) -> str:
     return _FINAL.sub(" permanentrule ", capped)
 
 
-def _limits(sentence: str) -> int:
-    """How many limits a sentence sets, with the usual retellings counted once: "never more
-    than one" and "a single" are one cap, "cannot be undone" and "permanent" one finality;
-    "unless"/"until" belong to the gate, compared as words, and "must" carrying another
-    limit ("must expire within") is that limit."""
+_KIND = (
+    ("deny", re.compile(
+        r"\b(?:not|no|never|none|nothing|nobody|neither|nor|cannot|without|omit\w*|left out|"
+        r"leaves? out|exclud\w*|reject\w*|refus\w*|den(?:y|ies|ied)|withh[eo]ld\w*|block\w*|"
+        r"forbid\w*|prohibit\w*|masked|redacted|hidden)\b|n't\b"
+    )),
+    ("only", re.compile(r"(?<!-)\b(?:only|solely|exclusively|alone|limited|restricted)\b")),
+    ("cap", re.compile(r"\b(?:single|capped|exceeds?|within)\b")),
+    ("duty", re.compile(
+        r"\b(?:must|requires?|required|requiring|needs?|needed|mandatory|has to|have to|shall)\b"
+    )),
+    ("final", re.compile(r"\bpermanentrule\b")),
+)  # fmt: skip
+_HELD = frozenset(["deny", "only", "duty"])
+"""Behind a gate these are one limit: "never ... unless the user asked", "only when the user
+asked" and "requires the user to ask" hold the act back the same way."""
+
+
+def _kinds(sentence: str) -> frozenset[str]:
+    """The kinds of limit a sentence sets, with the usual retellings as one: "never more than
+    one" and "a single" are one cap, "cannot be undone" and "permanent" one finality; a
+    duty that carries another limit ("must expire within") is that limit, and behind a gate
+    a denial, "only" and a duty are one held-back act."""
     text = _normal(sentence)
-    found = [m.group(0) for m in _LIMITS.finditer(text) if m.group(0) not in _GATES]
-    carried = len(found) > sum(w in _DUTY for w in found)
-    return sum(not (carried and w in _DUTY) for w in found) + text.count("permanentrule")
+    kinds = {kind for kind, pattern in _KIND if pattern.search(text)}
+    if len(kinds) > 1:
+        kinds.discard("duty")
+    if kinds & _HELD and _GATE.search(text):
+        kinds = (kinds - _HELD) | {"held"}
+    return frozenset(kinds)
 
 
 @dataclass(frozen=True, slots=True)
 class _Said:
-    """One new sentence: its content roots and how many limits it sets."""
+    """One new sentence: its content roots and the kinds of limit it sets."""
 
     text: str
     words: frozenset[str]
-    limits: int
+    kinds: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +186,7 @@ class _Window:
 
 def _windows(sentences: list[str]) -> list[_Window]:
     """Each sentence and each pair of neighbours: a rule split in two is still one rule."""
-    said = [_Said(s, frozenset(_content(s)), _limits(s)) for s in sentences]
+    said = [_Said(s, frozenset(_content(s)), _kinds(s)) for s in sentences]
     spans = [(s,) for s in said] + list(itertools.pairwise(said))
     return [
         _Window(span, frozenset().union(*(s.words for s in span)), " ".join(s.text for s in span))
@@ -165,12 +196,15 @@ def _windows(sentences: list[str]) -> list[_Window]:
 
 def _retold_in(rule: Rule, win: _Window) -> bool:
     # The limit sits in a sentence about the rule, not in a neighbour that limits another.
-    limits = sum(s.limits for s in win.said if s.words & (rule.about or rule.gate))
-    if limits < _limits(rule.text):
+    kinds = frozenset().union(*(s.kinds for s in win.said if s.words & (rule.about or rule.gate)))
+    need = _kinds(rule.text)
+    if "held" in need and kinds & (_HELD | {"held"}):
+        kinds = (kinds - _HELD) | {"held"}  # "never ... when searching" -> "must never ..."
+    if not need <= kinds:
         return False  # "only the fields ..., and never copy" -> "all fields ..., never copy"
     if {m.group(0) for m in _HEDGE.finditer(win.text)} - set(_HEDGE.findall(rule.text)):
         return False  # "can be paid immediately", "should normally": leave the rule lacked
-    if len(rule.about & win.words) < max(1, (2 * len(rule.about) + 2) // 3):
+    if len(rule.about & win.words) < max(1, math.ceil(0.6 * len(rule.about))):
         return False  # the act or its object is another one
     if rule.gate:
         if len(rule.gate & win.words) < (len(rule.gate) + 1) // 2 or not _GATE.search(win.text):
@@ -184,18 +218,30 @@ def _retold_in(rule: Rule, win: _Window) -> bool:
     return True
 
 
-def rules_retold(old: str, new: str) -> bool:
-    """Every rule of ``old`` (folded text) is still a rule in ``new``, reworded or not.
+def retellings(old: str, new: str) -> frozenset[str] | None:
+    """The sentences of ``new`` (folded text) that retell the rules of ``old``, when every
+    rule of ``old`` is still a rule in ``new``, reworded or not; else None.
 
-    False when the old text has no rule to keep, or more sentences than are compared: the
+    None too when the old text has no rule to keep, or more sentences than are compared: the
     caller's word flips then stand as they are. Capped: at most 64 rules against 127
-    windows of one or two sentences.
+    windows of one or two sentences; a single sentence is preferred to a pair.
     """
     before, after = _sentences(old), _sentences(new)
     if not before or len(before) > _MAX_SENTENCES or len(after) > _MAX_SENTENCES:
-        return False
+        return None
     rules = [r for s in before if (r := _rule(s)) is not None]
     if not rules:
-        return False
+        return None
     windows = _windows(after)
-    return all(any(_retold_in(rule, w) for w in windows) for rule in rules)
+    used: set[str] = set()
+    for rule in rules:
+        win = next((w for w in windows if _retold_in(rule, w)), None)
+        if win is None:
+            return None
+        used.update(s.text for s in win.said if s.words & (rule.about | rule.gate))
+    return frozenset(used)
+
+
+def rules_retold(old: str, new: str) -> bool:
+    """Every rule of ``old`` (folded text) is still a rule in ``new`` (see :func:`retellings`)."""
+    return retellings(old, new) is not None

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mcplock_tui.core.detectors.decode import runs as decode_runs
-from mcplock_tui.core.grading.rule_match import rules_retold
+from mcplock_tui.core.grading.rule_match import retellings
 from mcplock_tui.core.hosts import text_hosts
 
 MAX_DELTA_CHARS = 65_536
@@ -128,6 +128,9 @@ class Delta:
     """The old text, folded: what the old text already told the model."""
     old_forbidden: set[str] = field(default_factory=set)
     """Verbs the old text already forbade ("never print"): "do not print" is the same rule."""
+    retold: frozenset[str] | None = None
+    """A rewrite that retells every rule of the old text as a rule: the new sentences that
+    retell them (:func:`retellings`); None otherwise."""
 
 
 def _tokens(text: str) -> list[str]:
@@ -787,7 +790,8 @@ def delta(old: str, new: str) -> Delta:
         new_text=folded,
         old_text=out.old_text,
     )
-    if rewrite and rules_retold(out.old_text, folded):
+    out.retold = retellings(out.old_text, folded) if rewrite else None
+    if out.retold is not None:
         before, after = _losses_retold(before, after, _waived_duty(folded, out.old_text))
     out.flips.extend(_class_flips(before, after, moved))
     out.flips.extend(_rule_flips(old, new, (a, ka), (b, kb), gated, moved))
@@ -804,7 +808,7 @@ def delta(old: str, new: str) -> Delta:
 def _losses_retold(
     before: dict[str, list[str]], after: dict[str, list[str]], waived: bool
 ) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """Every rule of the old text is still a rule in the rewrite (:func:`rules_retold`), so
+    """Every rule of the old text is still a rule in the rewrite (:func:`retellings`), so
     a negation, "only" or modal the rewrite no longer uses took no limit away: only what
     the new words gain (a wider quantifier, a modal that gives leave, a negation that waives
     a duty) and numbers still flip.
@@ -2222,6 +2226,25 @@ _PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+_GATE_KINDS = frozenset(["condition", "sequencing", "directive"])
+_GATE_WORDS = frozenset(
+    ["after", "before", "once", "when", "whenever", "if", "unless", "until", "only", "first"]
+)
+"""How a gate is told ("only after asking", "once they confirm"): not what it waits for."""
+
+
+def _gate_retold(hit: str, d: Delta) -> bool:
+    """ "after asking the user", "if the user": in a rewrite that keeps every rule, an
+    order or condition told only in the old text's words, inside a sentence that retells
+    one of those rules, is that rule's gate."""
+    if not any(hit in sentence for sentence in d.retold or ()):
+        return False
+    words = [_key(w) for w in _TOKEN.findall(hit) if w not in _SENTENCE_END]
+    roots = {_root(k) for k in d.old_keys}
+    told = [w for w in words if w not in _GATE_WORDS]
+    return bool(told) and all(w in d.old_keys or _root(w) in roots for w in told)
+
+
 def _phrase_signals(r: _Read) -> list[Signal]:
     out: list[Signal] = []
     for kind, pattern in _PHRASES:
@@ -2234,6 +2257,8 @@ def _phrase_signals(r: _Read) -> list[Signal]:
             found = _claims(r)
         else:
             found = _orders(pattern, r)
+        if r.d.retold and kind in _GATE_KINDS:
+            found = [h for h in found if not _gate_retold(h, r.d)]
         if found:
             out.append(Signal(kind, tuple(dict.fromkeys(found))))
     waived = _waived_consent(r.d.context, r.added)
