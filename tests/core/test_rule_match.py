@@ -51,6 +51,13 @@ RETOLD = {
         "user has asked for that drive by name. Folders owned by someone else are renamed "
         "only after asking the user.",
     ),
+    "every-inside-a-retold-cap": (
+        "Creates a download link for a report. Links expire after expiry_hours hours, at most "
+        "48. Ask the user before creating a link for an outside address.",
+        "Creates a link to download a report. Every link expires after expiry_hours hours, "
+        "and no link lasts longer than 48 hours. When an address is outside, the assistant "
+        "asks the user before creating the link.",
+    ),
 }
 
 CHANGED = {

@@ -750,6 +750,8 @@ def delta(old: str, new: str) -> Delta:
     came_numbers: list[str] = []
     matcher = difflib.SequenceMatcher(None, ka, kb, autojunk=False)
     retold = _kept_share(matcher.get_opcodes(), a, b) < _REWRITE
+    out.retold = retellings(out.old_text, folded) if retold else None
+    held = gated | _positions(b, out.retold or frozenset())
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
             continue
@@ -765,7 +767,7 @@ def delta(old: str, new: str) -> Delta:
             # it flips nothing that was there; the clause is still read for signals.
             new_part = [w for w in new_part if _CLASSES.get(_key(w)) != "negation"]
         gone.extend(_distributive(old_part, a, i1))
-        kept = _distributive(new_part, b, j1, gated)
+        kept = _distributive(new_part, b, j1, held)
         came.extend(_retold_scope(kept, b, j1, set(ka)) if retold else kept)
         if op == "replace" and len(old_part) == len(new_part):
             # "wait for the user" -> "the assistant waits for the user": a verb, not a count.
@@ -790,7 +792,6 @@ def delta(old: str, new: str) -> Delta:
         new_text=folded,
         old_text=out.old_text,
     )
-    out.retold = retellings(out.old_text, folded) if rewrite else None
     if out.retold is not None:
         before, after = _losses_retold(before, after, _waived_duty(folded, out.old_text))
     out.flips.extend(_class_flips(before, after, moved))
@@ -805,13 +806,27 @@ def delta(old: str, new: str) -> Delta:
     return out
 
 
+def _positions(tokens: list[str], sentences: frozenset[str]) -> frozenset[int]:
+    """Token positions of the given sentences: a quantifier in a sentence that retells a
+    rule ("every link expires after 7 days") is the rule's reach, not a wider act."""
+    told = {" ".join(_tokens(x)) for x in sentences}
+    out: set[int] = set()
+    start = 0
+    for i, tok in enumerate([*tokens, "\n"]):
+        if tok in _SENTENCE_END:
+            if " ".join(tokens[start : i + 1]) in told or " ".join(tokens[start:i]) in told:
+                out.update(range(start, i))
+            start = i + 1
+    return frozenset(out)
+
+
 def _losses_retold(
     before: dict[str, list[str]], after: dict[str, list[str]], waived: bool
 ) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """Every rule of the old text is still a rule in the rewrite (:func:`retellings`), so
     a negation, "only" or modal the rewrite no longer uses took no limit away: only what
-    the new words gain (a wider quantifier, a modal that gives leave, a negation that waives
-    a duty) and numbers still flip.
+    the new words gain (a wider quantifier outside the retellings, a modal that gives leave,
+    a negation that waives a duty) and numbers still flip.
     """
     was_q, was_m = before.get("quantifier", []), before.get("modal", [])
     narrower = [w for w in was_q if w in _NARROWER]
