@@ -1758,6 +1758,8 @@ def _verb_hits(pattern: re.Pattern[str], text: str) -> list[str]:
             continue
         if _DETERMINER & set(before) or _ADJECTIVAL & set(before[-1:]):
             continue
+        if _passive(text, m.start()):
+            continue
         if _DENIED.search(text[max(0, m.start() - 40) : m.start()]):
             continue  # "never moves money"
         if not _NOTHING_AFTER.match(text, m.end()):
@@ -1766,7 +1768,22 @@ def _verb_hits(pattern: re.Pattern[str], text: str) -> list[str]:
 
 
 _ADJECTIVAL = frozenset(["how", "so", "too", "very", "as", "is", "are", "was", "were"])
-""""how close", "is close to": the word describes, it does not act."""
+_AUXILIARY = frozenset(["is", "are", "was", "were", "get", "gets", "got"])
+_ASKED_TO_BE = re.compile(
+    r"\b(?:asked|asks|requested|requests|wants?|wanted|chose|chosen)\b(?:\s+\S+){0,4}?\s+to be\s*$"
+)
+
+
+def _passive(text: str, start: int) -> bool:
+    """A participle that names what happens to the data, not an order to act: the person's
+    own request ("customers who asked for their data to be deleted") or a lifecycle step
+    where the text gives a retention period ("expire after 7 days and are then deleted")."""
+    window = text[max(0, start - 60) : start]
+    if _ASKED_TO_BE.search(window):
+        return True
+    before = window.split()[-2:]
+    adverb = len(before) == 2 and (before[1] in ("then", "later") or before[1].endswith("ly"))
+    return adverb and before[0] in _AUXILIARY and bool(_RETENTION.search(text))
 
 
 _NEGATED_SCOPE = frozenset(["anything", "everything"])
@@ -1891,6 +1908,12 @@ def _qualified_again(sentence: str, old: str) -> bool:
 
 
 _QUALIFIER = re.compile(r"\b(?:when|whenever|if|unless|only|as long as|where|provided)\b")
+_DENIED_CLAUSE = re.compile(
+    r"\b(?:not|n't|never|no longer|cannot|nor|neither)\b(?:\s+(?!but\b|unless\b|except\b|"
+    r"however\b|instead\b|while\b|whereas\b|then\b|and then\b)[^\s,;:.!?()]+){0,12}\s*$"
+)
+"""A denial reaches to the end of its clause ("never see the candidate's personal email
+address or phone number"): no comma, stop or turn ("but", "unless") in between."""
 _DENIED_FAR = re.compile(r"\b(?:not|n't|never|no longer|cannot|nor|neither)\b(?:\s+\S+){0,6}\s*$")
 _RETENTION = re.compile(
     r"\bexpire[sd]?\b|\bafter \d+ (?:days?|hours?|weeks?|months?)\b|\bretention\b"
@@ -1910,11 +1933,14 @@ def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
     for m in pattern.finditer(text):
         if _DENIED.search(text[max(0, m.start() - 40) : m.start()]):
             continue
-        if not _ACT_VERB.match(m.group(0)) and _DENIED_FAR.search(
-            text[max(0, m.start() - 80) : m.start()]
+        if not _ACT_VERB.match(m.group(0)) and (
+            _DENIED_FAR.search(text[max(0, m.start() - 80) : m.start()])
+            or _DENIED_CLAUSE.search(text[max(0, m.start() - 160) : m.start()])
         ):
             continue  # "never see the candidate's personal email address or phone number"
         before = text[max(0, m.start() - 40) : m.start()].split()[-2:]
+        if _STATE.fullmatch(m.group(0)) and _passive(text, m.start()):
+            continue  # "asked for their data to be deleted", "are then deleted": a state
         if _STATE.fullmatch(m.group(0)) and _RETENTION.search(text):
             continue  # "exports expire after 7 days and are then deleted": retention
         if _STATE.fullmatch(m.group(0)) and (
@@ -1937,8 +1963,11 @@ _DENIED_AFTER = re.compile(
     r"(?:\s+\S+){0,2}?\s+(?:are|is|will be|get|gets)\s+(?:never|not)\s+(?:returned|stored|shown|"
     r"included|logged|sent|shared|exposed|kept|saved|displayed|printed)\b"
     r"|(?:\s+\S+){0,4}?\s+(?:are|is|will be|get|gets)\s+(?:rejected|refused|blocked|denied|ignored)\b"
+    r"|(?:\s+\S+){0,2}?\s+(?:are |is |were |was |get |gets )?(?:omitted|excluded|withheld|redacted|"
+    r"left out|filtered out|held back)\b"
 )
-""""Full card numbers are never returned": the thing named is what the tool keeps back."""
+""""Full card numbers are never returned", "private sections omitted": the thing named is
+what the tool keeps back."""
 
 
 def _retired_words(text: str) -> set[str]:
