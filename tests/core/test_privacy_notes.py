@@ -56,3 +56,29 @@ def test_a_note_on_a_reading_tool_is_medium(case: str) -> None:
 def test_an_act_on_the_same_data_is_still_high(case: str) -> None:
     reason = text_reason("tools/x/description", BASE, ACTS[case], "tool description")
     assert reason.severity == Severity.HIGH, reason.message
+
+
+POLICY = "The library's lending policy: loan periods, fines and reservations."
+NAMED_QUESTIONS = {
+    "who-may": "The library's lending policy: loan periods, fines, reservations and who may "
+    "borrow rare maps.",
+    "when-may": "The library's lending policy: loan periods, fines, when a loan may be renewed "
+    "and how reservations work.",
+}
+LEAVE = {
+    "bare-may": POLICY + " Loans may be renewed without asking the member.",
+    "may-beside-a-named-question": "The library's lending policy: loan periods, fines and who "
+    "may borrow rare maps. The assistant may renew loans on its own.",
+}
+
+
+@pytest.mark.parametrize("case", sorted(NAMED_QUESTIONS))
+def test_a_modal_in_a_question_the_text_covers_gives_no_leave(case: str) -> None:
+    reason = text_reason("resources/0/description", POLICY, NAMED_QUESTIONS[case], "resource")
+    assert reason.severity == Severity.MEDIUM, reason.message
+
+
+@pytest.mark.parametrize("case", sorted(LEAVE))
+def test_a_modal_that_gives_leave_still_flips(case: str) -> None:
+    reason = text_reason("resources/0/description", POLICY, LEAVE[case], "resource")
+    assert reason.severity == Severity.HIGH, reason.message
