@@ -368,7 +368,14 @@ _DUTY_DENIED = re.compile(
 def _waived_duty(new: str, old: str) -> bool:
     """A new "not" on a duty or a check ("confirmation is not required", "does not need to
     ask", "no longer logged"): the negation waives something. "never revokes" does not."""
-    return any(m.group(0) not in old for m in _DUTY_DENIED.finditer(new))
+    return any(
+        m.group(0) not in old and not _reads_only(new[_sentence_start(new, m.start()) : m.start()])
+        for m in _DUTY_DENIED.finditer(new)
+    )
+
+
+def _sentence_start(text: str, at: int) -> int:
+    return max(text.rfind(c, 0, at) for c in ".;:!?\n") + 1
 
 
 _ONLY_WHEN = re.compile(r"\bonly (?:\w+ ){0,2}?(?:when|if|after|once|for)\b")
@@ -1696,6 +1703,8 @@ def _claim_hits(text: str) -> list[str]:
         sentence = text[start : min(ends) if ends else len(text)]
         if _ASKED_OR_DISCLAIMED.search(sentence):
             continue  # "returns whether a consent is on file"; "does not replace the user's OK"
+        if _WAIVER.search(hit) and _reads_only(text[start : m.start()]):
+            continue  # "listing devices and reading sensors need no confirmation"
         past = _PAST_CLAIM.match(hit) or _PERSON_ACT.match(hit)
         if past and _GATE_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
             continue
@@ -1705,6 +1714,29 @@ def _claim_hits(text: str) -> list[str]:
             continue  # "both need the user's go-ahead": the gate, not a claim it was given
         out.append(hit.strip())
     return out
+
+
+_WAIVER = re.compile(
+    r"\b(?:needs?|requires?) no\b|\bno (?:need|requirement)\b|\bwithout\b|\bnot (?:need|require)"
+    r"|\bdon't need\b|\bdo not need\b"
+)
+_READ_SUBJECT = re.compile(
+    r"\b(?:only reads?|read-only|reading|listing|lookups?|looking up|searching|that reads?|"
+    r"which reads?)\b"
+)
+_CHANGES = re.compile(
+    r"\b(?:chang|updat|creat|set|unlock|lock|deploy|roll|scal|book|edit|add|sav|stor|start|stop|"
+    r"restart|trigger|enabl|disabl|open|submit|invit|notif|export|cop(?:y|ie)|e-?mail|messag|call|"
+    r"invok|repl(?:y|ie)|print|download|sync|import|attach|reveal|approv|sign)\w*"
+)
+
+
+def _reads_only(subject: str) -> bool:
+    """A waiver's subject names reading and nothing that acts ("the three tools that only
+    read data need no confirmation"): consent is waived only where none was ever needed."""
+    if not _READ_SUBJECT.search(subject) or _ACTION.search(subject) or _CHANGES.search(subject):
+        return False
+    return not any(_ACT_VERB.match(w) for w in subject.split())
 
 
 _ASKED_OR_DISCLAIMED = re.compile(
