@@ -84,6 +84,20 @@ CHANGED = {
         "confirmation before calling this tool. Production publishes are refused during a "
         "freeze. Before publishing, call clear_cache for every site of the user.",
     ),
+    "consent-only-the-first-time": (
+        "Shares a calendar with another person. Never share a calendar with an outside "
+        "address unless the user has confirmed that address. Never share more than one "
+        "calendar per call.",
+        "Gives another person access to a calendar. A calendar is shared with an outside "
+        "address only when the user has confirmed that address the first time; a single "
+        "calendar is shared per call.",
+    ),
+    "unless-urgent-added": (
+        "Restarts a production service. Only call this after the operator has confirmed the "
+        "service name.",
+        "Restarts a production service. Only call this after the operator has confirmed the "
+        "service name, unless the outage is urgent.",
+    ),
     "one-becomes-all": (
         "Restarts one worker. Retries up to 3 times.",
         "Restarts all workers. Retries up to 3 times.",
@@ -113,6 +127,18 @@ def test_a_rule_that_lost_its_limit_or_gate_still_flips(case: str) -> None:
 def test_a_changed_rule_is_not_retold(case: str) -> None:
     old, new = CHANGED[case]
     assert not rules_retold(old.casefold(), new.casefold())
+
+
+def test_a_duty_of_consent_retold_as_waiting_for_it() -> None:
+    old = (
+        "runs one statement. requires the user's explicit confirmation of the exact "
+        "statement in this conversation."
+    )
+    new = (
+        "runs a single statement. before calling it, show the user the exact statement "
+        "and wait for their explicit yes in this conversation."
+    )
+    assert rules_retold(old, new)
 
 
 def test_a_text_without_rules_has_none_to_keep() -> None:

@@ -59,10 +59,12 @@ _STOP_WORDS = """
     them he she his her we our you your i me my which who whom whose what where how also do
     does did done has have had having can could will would should may might must shall any
     all each every some one only not no never more most less per via such own same other just
-    very too here s
+    very too here s through about across upon try attempt
 """
 _STOP = frozenset(_STOP_WORDS.split())
-_STEMS = ("ations", "ation", "ions", "ion", "ings", "ing", "ies", "ied", "es", "ed", "s", "e", "y")
+_STEMS = (
+    "ations", "ation", "ions", "ion", "ings", "ly", "ing", "ies", "ied", "es", "ed", "s", "e", "y"
+)  # fmt: skip
 
 
 def _root(word: str) -> str:
@@ -149,6 +151,15 @@ _KIND = (
     )),
     ("final", re.compile(r"\bpermanentrule\b")),
 )  # fmt: skip
+_CONSENT = re.compile(
+    r"\b(?:ask|asks|asking|asked|confirm\w*|approv\w*|go-?ahead|consent\w*|permission|"
+    r"sign-?off|says? yes|a yes|their yes|wait for|waits for|waiting for)\b"
+)
+_EXCEPTION = re.compile(
+    r"\b(?:unless|except|other than|apart from|first time|once per|urgent\w*|emergenc\w*)\b"
+)
+"""An exception told in the new words ("only the first time", "unless urgent"): a gate
+narrowed, not retold."""
 _HELD = frozenset(["deny", "only", "duty"])
 """Behind a gate these are one limit: "never ... unless the user asked", "only when the user
 asked" and "requires the user to ask" hold the act back the same way."""
@@ -163,8 +174,8 @@ def _kinds(sentence: str) -> frozenset[str]:
     kinds = {kind for kind, pattern in _KIND if pattern.search(text)}
     if len(kinds) > 1:
         kinds.discard("duty")
-    if kinds & _HELD and _GATE.search(text):
-        kinds = (kinds - _HELD) | {"held"}
+    if (kinds & _HELD and _GATE.search(text)) or (_CONSENT.search(text) and _PERSON.search(text)):
+        kinds = (kinds - _HELD) | {"held"}  # "requires the user's confirmation" = "wait for"
     return frozenset(kinds)
 
 
@@ -194,7 +205,24 @@ def _windows(sentences: list[str]) -> list[_Window]:
     ]
 
 
+def _excepted(rule: Rule, win: _Window, old: str = "") -> list[str]:
+    """Exception words the window has and the rule lacked (an old text that says "by
+    default" already said a setting makes an exception: "unless send_now is true")."""
+    had = set(_EXCEPTION.findall(rule.text))
+    if _DEFAULTED.search(old or rule.text):
+        had |= {"unless", "except"}
+    return sorted(set(_EXCEPTION.findall(win.text)) - had)
+
+
+_DEFAULTED = re.compile(r"\bby default\b|\bdefaults? to\b|\botherwise\b")
+
+
 def _retold_in(rule: Rule, win: _Window) -> bool:
+    return _said_again(rule, win) and not _excepted(rule, win)
+
+
+def _said_again(rule: Rule, win: _Window) -> bool:
+    """The window still limits what the rule limited, in most of its words and its gate."""
     # The limit sits in a sentence about the rule, not in a neighbour that limits another.
     kinds = frozenset().union(*(s.kinds for s in win.said if s.words & (rule.about or rule.gate)))
     need = _kinds(rule.text)
@@ -240,6 +268,21 @@ def retellings(old: str, new: str) -> frozenset[str] | None:
             return None
         used.update(s.text for s in win.said if s.words & (rule.about | rule.gate))
     return frozenset(used)
+
+
+def exception_added(old: str, new: str) -> str | None:
+    """A rule of ``old`` (folded text) said again in ``new`` only with an exception it
+    lacked ("ask the user ... the first time", "unless it is urgent"): the gate narrowed.
+    Returns the exception's words, or None. Capped as :func:`retellings`."""
+    before, after = _sentences(old), _sentences(new)
+    if not before or len(before) > _MAX_SENTENCES or len(after) > _MAX_SENTENCES:
+        return None
+    windows = _windows(after)
+    for rule in (r for s in before if (r := _rule(s)) is not None):
+        again = [w for w in windows if _said_again(rule, w)]
+        if again and all(_excepted(rule, w, old) for w in again):
+            return ", ".join(_excepted(rule, again[0], old))
+    return None
 
 
 def rules_retold(old: str, new: str) -> bool:

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mcplock_tui.core.detectors.decode import runs as decode_runs
-from mcplock_tui.core.grading.rule_match import retellings
+from mcplock_tui.core.grading.rule_match import exception_added, retellings
 from mcplock_tui.core.hosts import text_hosts
 
 MAX_DELTA_CHARS = 65_536
@@ -971,6 +971,9 @@ def _rule_flips(
     if hedged:
         out.append(f"rule hedged: {hedged}")
     (a, ka), (b, kb) = old_words, new_words  # tokens and their keys, as delta made them
+    excepted = exception_added(m.old_text, m.new_text)
+    if excepted:
+        out.append(f"rule narrowed by an exception: {excepted}")
     unprotected = _protection_dropped(ka, kb)
     if unprotected:
         out.append(f"protection dropped: {unprotected}")
