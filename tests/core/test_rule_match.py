@@ -58,6 +58,16 @@ RETOLD = {
         "and no link lasts longer than 48 hours. When an address is outside, the assistant "
         "asks the user before creating the link.",
     ),
+    "threshold-gate-retold": (
+        "Approval id from the finance lead. Required when amount is above 500.00.",
+        "Approval id issued by the finance lead (fin_ followed by 8 digits). Needed for any "
+        "payout over 500.00.",
+    ),
+    "quantifier-inside-an-exclusion": (
+        "Reviewer comments to condense into the release summary.",
+        "Raw reviewer comments. The release summary condenses them by theme and filters out "
+        "anything unrelated to the release.",
+    ),
 }
 
 CHANGED = {
@@ -97,6 +107,11 @@ CHANGED = {
         "service name.",
         "Restarts a production service. Only call this after the operator has confirmed the "
         "service name, unless the outage is urgent.",
+    ),
+    "threshold-dropped": (
+        "Approval id from the finance lead. Required when amount is above 500.00.",
+        "Approval id issued by the finance lead (fin_ followed by 8 digits). Needed for any "
+        "payout.",
     ),
     "one-becomes-all": (
         "Restarts one worker. Retries up to 3 times.",

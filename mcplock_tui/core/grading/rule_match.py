@@ -38,10 +38,11 @@ _LIMITS = re.compile(
 _GATE = re.compile(
     r"\b(?:unless|until|once|only (?:\w+ ){0,2}?(?:when|if|for|to)|except|when|if|"
     r"(?:after|before)(?!\s+(?:at most\s+|up to\s+)?\d)|"
-    r"without (?:first )?(?:asking|checking|confirming|approval|consent|permission|the \w+'s))\b"
+    r"without (?:first )?(?:asking|checking|confirming|approval|consent|permission|the \w+'s)|"
+    r"(?:over|above|below|under|exceeding|more than|less than)(?=\s+\d))\b"
 )
 """Where a rule's gate starts ("unless the user asked", "without asking the user first");
-"after 7 days" is a time, not a gate."""
+"after 7 days" is a time, not a gate; "over 200.00" is a threshold the act waits on."""
 _HEDGE = re.compile(
     r"\b(?:may|might|optional\w*|usually|normally|generally|ideally|preferabl[ey]|try to|"
     r"where possible|if possible|recommended|encouraged|helps?|immediately|directly|"
@@ -59,7 +60,7 @@ _STOP_WORDS = """
     them he she his her we our you your i me my which who whom whose what where how also do
     does did done has have had having can could will would should may might must shall any
     all each every some one only not no never more most less per via such own same other just
-    very too here s through about across upon try attempt
+    very too here s through about across upon try attempt above over below under
 """
 _STOP = frozenset(_STOP_WORDS.split())
 _STEMS = (
@@ -85,7 +86,11 @@ def _content(text: str) -> set[str]:
     plain = _LIMITS.sub(" ", _normal(text))  # "left out", "at most 7": limits, not content
     words = (w.replace("’", "'").removesuffix("'s") for w in _WORD.findall(plain))
     parts = (p for w in words for p in w.replace("_", "").split("-"))  # "pii-tagged"
-    return {_root(p) for p in parts if len(p) > 2 and p not in _STOP and not _LIMITS.fullmatch(p)}
+    return {
+        p if p[0].isdigit() else _root(p)
+        for p in parts
+        if len(p) > 2 and p not in _STOP and not _LIMITS.fullmatch(p)
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +237,7 @@ def _said_again(rule: Rule, win: _Window) -> bool:
         return False  # "only the fields ..., and never copy" -> "all fields ..., never copy"
     if {m.group(0) for m in _HEDGE.finditer(win.text)} - set(_HEDGE.findall(rule.text)):
         return False  # "can be paid immediately", "should normally": leave the rule lacked
-    if len(rule.about & win.words) < max(1, math.ceil(0.6 * len(rule.about))):
+    if rule.about and len(rule.about & win.words) < math.ceil(0.6 * len(rule.about)):
         return False  # the act or its object is another one
     if rule.gate:
         if len(rule.gate & win.words) < (len(rule.gate) + 1) // 2 or not _GATE.search(win.text):

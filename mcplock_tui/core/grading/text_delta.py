@@ -411,6 +411,11 @@ _HANDED_OVER = re.compile(
 """The act handed to the person: "does not take them" told as a restriction in other words."""
 
 
+_EXCLUDING = re.compile(
+    r"\b(?:leaves? out|left out|filters? out|omits?|excludes?|strips?|skips?|ignores?)$"
+)
+
+
 def _retold_scope(part: list[str], tokens: list[str], start: int, old: set[str]) -> list[str]:
     """Scope words a rewrite brings without widening anything: a quantifier inside a
     negation ("does not change anything"), "every X" for the old text's plural "the Xs",
@@ -420,8 +425,11 @@ def _retold_scope(part: list[str], tokens: list[str], start: int, old: set[str])
         cls = _CLASSES.get(_key(w))
         before = tokens[max(0, i - 3) : i]
         nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if cls == "quantifier" and any(_CLASSES.get(_key(t)) == "negation" for t in before):
-            continue
+        if cls == "quantifier" and (
+            any(_CLASSES.get(_key(t)) == "negation" for t in before)
+            or _EXCLUDING.search(" ".join(before))
+        ):
+            continue  # "does not change anything", "leaves out anything not job-related"
         ahead = tokens[i + 1 : i + 4]  # "returns every Ledgerly account" for "accounts"
         if (
             w in ("every", "each", "all")
@@ -1842,8 +1850,8 @@ def _passive(text: str, start: int) -> bool:
 
 _NEGATED_SCOPE = frozenset(["anything", "everything"])
 _NEGATED = re.compile(
-    r"\b(?:not|n't|never|no longer|without|before|until|unless|leaves? out|omits?|excludes?|"
-    r"strips?) (?:\S+ ){0,3}?(?:anything|everything)\b"
+    r"\b(?:not|n't|never|no longer|without|before|until|unless|leaves? out|left out|"
+    r"filters? out|omits?|excludes?|strips?|skips?|ignores?) (?:\S+ ){0,3}?(?:anything|everything)\b"
 )
 """"does not change anything": the scope word is inside a denial."""
 
