@@ -68,6 +68,19 @@ RETOLD = {
         "Raw reviewer comments. The release summary condenses them by theme and filters out "
         "anything unrelated to the release.",
     ),
+    "agent-noun-and-no-other": (
+        "Drafts of a wiki page, by page id. Drafts are hidden unless the user wrote them. "
+        "Set publish only then. Full policy: https://docs.example.test/wiki/drafts",
+        "The drafts of one wiki page, looked up by its id. Drafts are visible only to their "
+        "author. Publish is set in that case and no other. See "
+        "https://docs.example.test/wiki/drafts for the full policy.",
+    ),
+    "always-inside-a-retold-gate": (
+        "Shares a wiki space. Never share a space with an outside address without the user "
+        "confirming that address.",
+        "Gives another person access to a wiki space. Sharing a space with an outside address "
+        "always waits for the user to confirm that address.",
+    ),
 }
 
 CHANGED = {

@@ -82,12 +82,23 @@ def _root(word: str) -> str:
 _PERSON_ROOTS = frozenset([*(_root(w) for w in _PEOPLE), "person", "peopl"])
 
 
+_AGENTS = {
+    "author": "write", "authors": "write", "writer": "write", "writers": "write",
+    "wrote": "write", "written": "write", "owner": "own", "owners": "own", "owned": "own",
+    "creator": "create", "creators": "create", "sender": "send", "senders": "send",
+    "sent": "send", "organizer": "organize", "organiser": "organize",
+    "requester": "request", "requesters": "request",
+}  # fmt: skip
+"""The one who did an act is named by the act: "unless the user wrote them" is "only for
+their author"; "the owner" is who owns it."""
+
+
 def _content(text: str) -> set[str]:
     plain = _LIMITS.sub(" ", _normal(text))  # "left out", "at most 7": limits, not content
     words = (w.replace("’", "'").removesuffix("'s") for w in _WORD.findall(plain))
     parts = (p for w in words for p in w.replace("_", "").split("-"))  # "pii-tagged"
     return {
-        p if p[0].isdigit() else _root(p)
+        p if p[0].isdigit() else _root(_AGENTS.get(p, p))
         for p in parts
         if len(p) > 2 and p not in _STOP and not _LIMITS.fullmatch(p)
     }
@@ -149,7 +160,10 @@ _KIND = (
         r"leaves? out|exclud\w*|reject\w*|refus\w*|den(?:y|ies|ied)|withh[eo]ld\w*|block\w*|"
         r"forbid\w*|prohibit\w*|masked|redacted|hidden)\b|n't\b"
     )),
-    ("only", re.compile(r"(?<!-)\b(?:only|solely|exclusively|alone|limited|restricted)\b")),
+    ("only", re.compile(
+        r"(?<!-)\b(?:only|solely|exclusively|alone|limited|restricted|no other|nothing else|"
+        r"no one else|nobody else)\b"
+    )),
     ("cap", re.compile(r"\b(?:single|capped|exceeds?|within)\b")),
     ("duty", re.compile(
         r"\b(?:must|requires?|required|requiring|needs?|needed|mandatory|has to|have to|shall)\b"

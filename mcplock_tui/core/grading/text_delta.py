@@ -272,7 +272,11 @@ _COMPARED = frozenset(["more", "less", "fewer", "later", "earlier", "greater", "
 
 
 def _distributive(
-    part: list[str], tokens: list[str], start: int, gated: frozenset[int] = frozenset()
+    part: list[str],
+    tokens: list[str],
+    start: int,
+    gated: frozenset[int] = frozenset(),
+    told: frozenset[int] = frozenset(),
 ) -> list[str]:
     """Words that only look like a quantifier or negation: "each with name and company" (an
     item's shape), "each other", "on each page" (a unit), "no more than 50" (a limit), and
@@ -290,6 +294,7 @@ def _distributive(
         and not (w in ("no", "not") and n in _COMPARED and n2 == "than")
         and not (w == "many" and i > 0 and tokens[i - 1] == "how")
         and not (i in gated and _CLASSES.get(_key(w)) == "quantifier")
+        and not (i in told and _key(w) in _STRONG_MODALS)  # "always waits for the user"
     ]
 
 
@@ -756,6 +761,14 @@ def _whole_sentences(tokens: list[str], i: int, j: int) -> bool:
     return starts and ends
 
 
+def _unaligned(a: list[str], b: list[str], new: str, folded: str) -> Delta:
+    """Too long to compare word by word: every word the old text lacked counts as added."""
+    seen = {_key(w) for w in a}
+    return Delta(
+        added=[w for w in b if _key(w) not in seen], context=[folded], raw=[new[:MAX_DELTA_CHARS]]
+    )
+
+
 def delta(old: str, new: str) -> Delta:
     a, b = _tokens(old), _tokens(new)
     out = Delta()
@@ -765,11 +778,7 @@ def delta(old: str, new: str) -> Delta:
         or len(new) > MAX_DELTA_CHARS
         or len(a) * len(b) > _MAX_WORD_PAIRS
     ):
-        seen = {_key(w) for w in a}
-        out.added = [w for w in b if _key(w) not in seen]
-        out.context = [folded]
-        out.raw = [new[:MAX_DELTA_CHARS]]
-        return out
+        return _unaligned(a, b, new, folded)
     ka, kb = [_key(w) for w in a], [_key(w) for w in b]
     out.old_keys = set(ka)
     out.old_text = _fold(old[:MAX_DELTA_CHARS])
@@ -785,7 +794,8 @@ def delta(old: str, new: str) -> Delta:
     matcher = difflib.SequenceMatcher(None, ka, kb, autojunk=False)
     retold = _kept_share(matcher.get_opcodes(), a, b) < _REWRITE
     out.retold = retellings(out.old_text, folded) if retold else None
-    held = gated | _positions(b, out.retold or frozenset())
+    told = _positions(b, out.retold or frozenset())
+    held = gated | told
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
             continue
@@ -801,7 +811,7 @@ def delta(old: str, new: str) -> Delta:
             # it flips nothing that was there; the clause is still read for signals.
             new_part = [w for w in new_part if _CLASSES.get(_key(w)) != "negation"]
         gone.extend(_distributive(old_part, a, i1))
-        kept = _distributive(new_part, b, j1, held)
+        kept = _distributive(new_part, b, j1, held, told)
         came.extend(_retold_scope(kept, b, j1, set(ka)) if retold else kept)
         if op == "replace" and len(old_part) == len(new_part):
             # "wait for the user" -> "the assistant waits for the user": a verb, not a count.
@@ -2385,7 +2395,9 @@ def _entity_signals(d: Delta, text: str, added: set[str], known: frozenset[str])
         h
         for pattern in (_LOCATOR, _PATH, _SECRET_NAME, _CODE)
         for h in _hits(pattern, text)
-        if _touches(h, added) and not (pattern is _LOCATOR and known_locator(h, known))
+        if _touches(h, added)
+        and not (pattern is _LOCATOR and known_locator(h, known))
+        and not (pattern is _LOCATOR and d.old_text and h in d.old_text)  # the link, moved
     ]
     if entities:
         out.append(Signal("entity", tuple(dict.fromkeys(entities))))
