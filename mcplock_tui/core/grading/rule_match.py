@@ -184,6 +184,12 @@ _HELD = frozenset(["deny", "only", "duty"])
 asked" and "requires the user to ask" hold the act back the same way."""
 
 
+def _plain_kinds(sentence: str) -> frozenset[str]:
+    """The kinds of limit as written, before a gate makes them one held-back act."""
+    text = _normal(sentence)
+    return frozenset(kind for kind, pattern in _KIND if pattern.search(text))
+
+
 def _kinds(sentence: str) -> frozenset[str]:
     """The kinds of limit a sentence sets, with the usual retellings as one: "never more than
     one" and "a single" are one cap, "cannot be undone" and "permanent" one finality; a
@@ -205,6 +211,7 @@ class _Said:
     text: str
     words: frozenset[str]
     kinds: frozenset[str]
+    plain: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +223,7 @@ class _Window:
 
 def _windows(sentences: list[str]) -> list[_Window]:
     """Each sentence and each pair of neighbours: a rule split in two is still one rule."""
-    said = [_Said(s, frozenset(_content(s)), _kinds(s)) for s in sentences]
+    said = [_Said(s, frozenset(_content(s)), _kinds(s), _plain_kinds(s)) for s in sentences]
     spans = [(s,) for s in said] + list(itertools.pairwise(said))
     return [
         _Window(span, frozenset().union(*(s.words for s in span)), " ".join(s.text for s in span))
@@ -230,9 +237,15 @@ def _excepted(rule: Rule, win: _Window, old: str = "") -> list[str]:
     had = set(_EXCEPTION.findall(rule.text))
     if _DEFAULTED.search(old or rule.text):
         had |= {"unless", "except"}
+    for m in _UNLESS.finditer(win.text):
+        if _content(m.group(1)) <= rule.about | rule.gate:
+            had.add(m.group(0).split()[0])  # "requires allow_external" -> "unless allow_external"
     return sorted(set(_EXCEPTION.findall(win.text)) - had)
 
 
+_UNLESS = re.compile(r"\b(?:unless|except)\b([^,;:.]*)")
+"""An "unless" clause: made only of the rule's own words it retells the rule's condition
+("requires allow_external to be true" -> "rejected unless allow_external is true")."""
 _DEFAULTED = re.compile(r"\bby default\b|\bdefaults? to\b|\botherwise\b")
 
 
@@ -243,19 +256,23 @@ def _retold_in(rule: Rule, win: _Window) -> bool:
 def _said_again(rule: Rule, win: _Window) -> bool:
     """The window still limits what the rule limited, in most of its words and its gate."""
     # The limit sits in a sentence about the rule, not in a neighbour that limits another.
-    kinds = frozenset().union(*(s.kinds for s in win.said if s.words & (rule.about or rule.gate)))
+    about = [s for s in win.said if s.words & (rule.about or rule.gate)]
+    kinds = frozenset().union(*(s.kinds for s in about))
+    plain = frozenset().union(*(s.plain for s in about))
     need = _kinds(rule.text)
     if "held" in need and kinds & (_HELD | {"held"}):
         kinds = (kinds - _HELD) | {"held"}  # "never ... when searching" -> "must never ..."
-    if not need <= kinds:
+    if not need <= kinds and not need <= plain:  # "never reuse one" beside a consent rule
         return False  # "only the fields ..., and never copy" -> "all fields ..., never copy"
     if {m.group(0) for m in _HEDGE.finditer(win.text)} - set(_HEDGE.findall(rule.text)):
         return False  # "can be paid immediately", "should normally": leave the rule lacked
     if rule.about and len(rule.about & win.words) < math.ceil(0.6 * len(rule.about)):
         return False  # the act or its object is another one
     if rule.gate:
-        if len(rule.gate & win.words) < (len(rule.gate) + 1) // 2 or not _GATE.search(win.text):
+        if len(rule.gate & win.words) < (len(rule.gate) + 1) // 2:
             return False
+        if not _GATE.search(win.text) and (rule.person or not rule.gate <= win.words):
+            return False  # a person's gate told again as a gate; "when searching" as "to search"
         if (
             rule.person
             and not _PERSON.search(win.text)

@@ -435,6 +435,12 @@ def _retold_scope(part: list[str], tokens: list[str], start: int, old: set[str])
             or _EXCLUDING.search(" ".join(before))
         ):
             continue  # "does not change anything", "leaves out anything not job-related"
+        if w == "each" and tokens[i + 1 : i + 3] in (
+            ["of", "them"],
+            ["of", "these"],
+            ["of", "those"],
+        ):
+            continue  # "when attendees are given, each of them receives an invitation"
         ahead = tokens[i + 1 : i + 4]  # "returns every Ledgerly account" for "accounts"
         if (
             w in ("every", "each", "all")
@@ -2261,6 +2267,22 @@ def _read(d: Delta, added: set[str]) -> _Read:
     )
 
 
+_DENIAL_RUNS = re.compile(
+    r"\b(?:not|n't|never|no|cannot|nor|neither)\b(?:(?!\b(?:but|unless|except|however|instead|"
+    r"while|whereas|then)\b)[^;:.!?])*$"
+)
+
+
+def _in_retold_denial(hit: str, retold: frozenset[str]) -> bool:
+    """A scope word inside the denial of a sentence that retells an old rule ("do not carry
+    contact details ... into other tools or conversations"): the object of the ban."""
+    for sentence in retold:
+        at = sentence.find(hit)
+        if at >= 0 and _DENIAL_RUNS.search(sentence[max(0, at - 300) : at]):  # capped
+            return True
+    return False
+
+
 def _scope_hits(pattern: re.Pattern[str], r: _Read) -> list[str]:
     """Capability and harvest words the old text lacked, outside denials and deprecations."""
     d = r.d
@@ -2281,6 +2303,8 @@ def _scope_hits(pattern: re.Pattern[str], r: _Read) -> list[str]:
         retired = _retired_words(r.text)
         hits = [h for h in hits if h not in retired]
     found = [h for h in hits if _touches(h, fresh)]
+    if found and d.retold:
+        found = [h for h in found if _ACT_VERB.match(h) or not _in_retold_denial(h, d.retold)]
     if found and r.steering != r.live:
         # "If a patient asks to delete their records, do not delete anything": an act
         # named inside care is what the care is about.
