@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcplock_tui.core.grading.rule_match import rules_retold
+from mcplock_tui.core.grading.rule_match import exception_added, rules_retold
 from mcplock_tui.core.grading.text import text_reason
 from mcplock_tui.core.model import Severity
 
@@ -196,3 +196,19 @@ def test_a_duty_of_consent_retold_as_waiting_for_it() -> None:
 
 def test_a_text_without_rules_has_none_to_keep() -> None:
     assert not rules_retold("lists the open tickets.", "returns every open ticket.")
+
+
+def test_a_default_already_said_a_setting_makes_an_exception() -> None:
+    old = (
+        "gives another person access to a shared folder. the default role, viewer, only "
+        "shows file names when the folder is shared."
+    )
+    new = (
+        "grants another person access to a shared folder. unless a different role is "
+        "requested, the grantee gets viewer, which only shows file names when the folder "
+        "is shared."
+    )
+    assert exception_added(old, new) is None
+    assert exception_added(old, new.replace("unless a different", "only the first time a")) == (
+        "first time"
+    )

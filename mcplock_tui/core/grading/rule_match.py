@@ -246,7 +246,7 @@ def _excepted(rule: Rule, win: _Window, old: str = "") -> list[str]:
 _UNLESS = re.compile(r"\b(?:unless|except)\b([^,;:.]*)")
 """An "unless" clause: made only of the rule's own words it retells the rule's condition
 ("requires allow_external to be true" -> "rejected unless allow_external is true")."""
-_DEFAULTED = re.compile(r"\bby default\b|\bdefaults? to\b|\botherwise\b")
+_DEFAULTED = re.compile(r"\bby default\b|\bdefaults?\b|\botherwise\b")
 
 
 def _retold_in(rule: Rule, win: _Window) -> bool:
