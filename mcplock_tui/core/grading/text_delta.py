@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mcplock_tui.core.detectors.decode import runs as decode_runs
+from mcplock_tui.core.grading.rule_match import exception_added, retellings
 from mcplock_tui.core.hosts import text_hosts
 
 MAX_DELTA_CHARS = 65_536
@@ -127,6 +128,9 @@ class Delta:
     """The old text, folded: what the old text already told the model."""
     old_forbidden: set[str] = field(default_factory=set)
     """Verbs the old text already forbade ("never print"): "do not print" is the same rule."""
+    retold: frozenset[str] | None = None
+    """A rewrite that retells every rule of the old text as a rule: the new sentences that
+    retell them (:func:`retellings`); None otherwise."""
 
 
 def _tokens(text: str) -> list[str]:
@@ -268,7 +272,11 @@ _COMPARED = frozenset(["more", "less", "fewer", "later", "earlier", "greater", "
 
 
 def _distributive(
-    part: list[str], tokens: list[str], start: int, gated: frozenset[int] = frozenset()
+    part: list[str],
+    tokens: list[str],
+    start: int,
+    gated: frozenset[int] = frozenset(),
+    told: frozenset[int] = frozenset(),
 ) -> list[str]:
     """Words that only look like a quantifier or negation: "each with name and company" (an
     item's shape), "each other", "on each page" (a unit), "no more than 50" (a limit), and
@@ -281,11 +289,25 @@ def _distributive(
         w
         for i, w, n, n2 in zip(at, part, nxt, nxt2, strict=True)
         if not (w == "each" and (n in _SHAPE or n == "other" or _key(n).rstrip("s") in _UNITS))
+        and not (w in ("each", "every") and _item_fields(tokens, i))
         and not (w == "one" and n == "another")
         and not (w in ("no", "not") and n in _COMPARED and n2 == "than")
         and not (w == "many" and i > 0 and tokens[i - 1] == "how")
         and not (i in gated and _CLASSES.get(_key(w)) == "quantifier")
+        and not (i in told and _key(w) in _STRONG_MODALS)  # "always waits for the user"
     ]
+
+
+_LISTED_WITH = frozenset(["with", "giving", "including", "showing", "plus"])
+
+
+def _item_fields(tokens: list[str], i: int) -> bool:
+    """ "with each schema's owner", "giving for each its id": the fields every item of a
+    result carries, not an act done to every item."""
+    before = tokens[max(0, i - 2) : i]
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+    owned = nxt.endswith(("'s", "’s", "s'")) or nxt in ("its", "their")
+    return owned and bool(_LISTED_WITH & set(before))
 
 
 _OBLIGES = frozenset(["require", "requires", "requiring", "need", "needs", "needed"])
@@ -296,14 +318,33 @@ _LEAVE = frozenset(["may"])
 _PLAIN_MODALS = frozenset(["can", "will"])
 
 
+_LEAVE_WORD = re.compile(r"\b(?:may|might|optional|optionally)\b")
+_ASKED_MAY = re.compile(
+    r"(?:^|[:,;(]|\band|\bor|\bdescribes?|\bexplains?|\bcovers?|\bsets out|\bstates?)\s+"
+    r"(?:who|when|whether|which(?: \w+)?|what(?: \w+){0,2}|how)\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?:may|might)\b"
+)
+"""A modal inside a question a text names as its content ("the policy: ..., who may share
+candidate data with whom"): it says what the document covers, it gives nobody leave."""
+
+
+def _asked_only(new: str, old: str) -> bool:
+    """Every leave word the new text gained sits in such a named question."""
+
+    def bare(text: str) -> int:
+        return len(_LEAVE_WORD.findall(text)) - len(_ASKED_MAY.findall(text))
+
+    return bare(new) <= bare(old)
+
+
 def _no_leave(gained: set[str], new: str, old: str) -> bool:
     """Modals only gained, none lost, that give no leave: "can be read" and "will" describe;
     "must"/"should"/"always" only where the sentence is care ("always read the date back and
     wait for their confirmation"), not an order to send or call ("should be repeated via
     notify_channel")."""
-    if gained & _LEAVE:
+    if gained & _LEAVE and not _asked_only(new, old):
         return False
-    strict = gained - _PLAIN_MODALS
+    strict = gained - _PLAIN_MODALS - _LEAVE
     if not strict:
         return True
     for sentence in _sentences(new)[:_MAX_RULES]:
@@ -332,7 +373,14 @@ _DUTY_DENIED = re.compile(
 def _waived_duty(new: str, old: str) -> bool:
     """A new "not" on a duty or a check ("confirmation is not required", "does not need to
     ask", "no longer logged"): the negation waives something. "never revokes" does not."""
-    return any(m.group(0) not in old for m in _DUTY_DENIED.finditer(new))
+    return any(
+        m.group(0) not in old and not _reads_only(new[_sentence_start(new, m.start()) : m.start()])
+        for m in _DUTY_DENIED.finditer(new)
+    )
+
+
+def _sentence_start(text: str, at: int) -> int:
+    return max(text.rfind(c, 0, at) for c in ".;:!?\n") + 1
 
 
 _ONLY_WHEN = re.compile(r"\bonly (?:\w+ ){0,2}?(?:when|if|after|once|for)\b")
@@ -368,6 +416,11 @@ _HANDED_OVER = re.compile(
 """The act handed to the person: "does not take them" told as a restriction in other words."""
 
 
+_EXCLUDING = re.compile(
+    r"\b(?:leaves? out|left out|filters? out|omits?|excludes?|strips?|skips?|ignores?)$"
+)
+
+
 def _retold_scope(part: list[str], tokens: list[str], start: int, old: set[str]) -> list[str]:
     """Scope words a rewrite brings without widening anything: a quantifier inside a
     negation ("does not change anything"), "every X" for the old text's plural "the Xs",
@@ -377,12 +430,22 @@ def _retold_scope(part: list[str], tokens: list[str], start: int, old: set[str])
         cls = _CLASSES.get(_key(w))
         before = tokens[max(0, i - 3) : i]
         nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if cls == "quantifier" and any(_CLASSES.get(_key(t)) == "negation" for t in before):
-            continue
+        if cls == "quantifier" and (
+            any(_CLASSES.get(_key(t)) == "negation" for t in before)
+            or _EXCLUDING.search(" ".join(before))
+        ):
+            continue  # "does not change anything", "leaves out anything not job-related"
+        if w == "each" and tokens[i + 1 : i + 3] in (
+            ["of", "them"],
+            ["of", "these"],
+            ["of", "those"],
+        ):
+            continue  # "when attendees are given, each of them receives an invitation"
+        ahead = tokens[i + 1 : i + 4]  # "returns every Ledgerly account" for "accounts"
         if (
             w in ("every", "each", "all")
             and nxt
-            and {nxt + "s", nxt + "es", nxt} & old
+            and any({t + "s", t + "es", t} & old for t in ahead if _noun_like(t))
             and i > 0
             and _RETURNS.fullmatch(tokens[i - 1])
         ):
@@ -401,6 +464,10 @@ def _retold_scope(part: list[str], tokens: list[str], start: int, old: set[str])
             continue  # "It will not alter anything": a denial of an effect, not a new modal
         out.append(w)
     return out
+
+
+def _noun_like(word: str) -> bool:
+    return len(word) > 2 and word not in _ENGLISH and word not in _DETERMINER
 
 
 _RETURNS = re.compile(
@@ -700,6 +767,14 @@ def _whole_sentences(tokens: list[str], i: int, j: int) -> bool:
     return starts and ends
 
 
+def _unaligned(a: list[str], b: list[str], new: str, folded: str) -> Delta:
+    """Too long to compare word by word: every word the old text lacked counts as added."""
+    seen = {_key(w) for w in a}
+    return Delta(
+        added=[w for w in b if _key(w) not in seen], context=[folded], raw=[new[:MAX_DELTA_CHARS]]
+    )
+
+
 def delta(old: str, new: str) -> Delta:
     a, b = _tokens(old), _tokens(new)
     out = Delta()
@@ -709,11 +784,7 @@ def delta(old: str, new: str) -> Delta:
         or len(new) > MAX_DELTA_CHARS
         or len(a) * len(b) > _MAX_WORD_PAIRS
     ):
-        seen = {_key(w) for w in a}
-        out.added = [w for w in b if _key(w) not in seen]
-        out.context = [folded]
-        out.raw = [new[:MAX_DELTA_CHARS]]
-        return out
+        return _unaligned(a, b, new, folded)
     ka, kb = [_key(w) for w in a], [_key(w) for w in b]
     out.old_keys = set(ka)
     out.old_text = _fold(old[:MAX_DELTA_CHARS])
@@ -728,6 +799,9 @@ def delta(old: str, new: str) -> Delta:
     came_numbers: list[str] = []
     matcher = difflib.SequenceMatcher(None, ka, kb, autojunk=False)
     retold = _kept_share(matcher.get_opcodes(), a, b) < _REWRITE
+    out.retold = retellings(out.old_text, folded) if retold else None
+    told = _positions(b, out.retold or frozenset())
+    held = gated | told
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
             continue
@@ -743,7 +817,7 @@ def delta(old: str, new: str) -> Delta:
             # it flips nothing that was there; the clause is still read for signals.
             new_part = [w for w in new_part if _CLASSES.get(_key(w)) != "negation"]
         gone.extend(_distributive(old_part, a, i1))
-        kept = _distributive(new_part, b, j1, gated)
+        kept = _distributive(new_part, b, j1, held, told)
         came.extend(_retold_scope(kept, b, j1, set(ka)) if retold else kept)
         if op == "replace" and len(old_part) == len(new_part):
             # "wait for the user" -> "the assistant waits for the user": a verb, not a count.
@@ -768,6 +842,8 @@ def delta(old: str, new: str) -> Delta:
         new_text=folded,
         old_text=out.old_text,
     )
+    if out.retold is not None:
+        before, after = _losses_retold(before, after, _waived_duty(folded, out.old_text))
     out.flips.extend(_class_flips(before, after, moved))
     out.flips.extend(_rule_flips(old, new, (a, ka), (b, kb), gated, moved))
     keys = {_key(w) for w in out.added}
@@ -778,6 +854,45 @@ def delta(old: str, new: str) -> Delta:
     ]
     out.context = [_fold(sentence) for sentence in out.raw]
     return out
+
+
+def _positions(tokens: list[str], sentences: frozenset[str]) -> frozenset[int]:
+    """Token positions of the given sentences: a quantifier in a sentence that retells a
+    rule ("every link expires after 7 days") is the rule's reach, not a wider act."""
+    told = {" ".join(_tokens(x)) for x in sentences}
+    out: set[int] = set()
+    start = 0
+    for i, tok in enumerate([*tokens, "\n"]):
+        if tok in _SENTENCE_END:
+            if " ".join(tokens[start : i + 1]) in told or " ".join(tokens[start:i]) in told:
+                out.update(range(start, i))
+            start = i + 1
+    return frozenset(out)
+
+
+def _losses_retold(
+    before: dict[str, list[str]], after: dict[str, list[str]], waived: bool
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Every rule of the old text is still a rule in the rewrite (:func:`retellings`), so
+    a negation, "only" or modal the rewrite no longer uses took no limit away: only what
+    the new words gain (a wider quantifier outside the retellings, a modal that gives leave,
+    a negation that waives a duty) and numbers still flip.
+    """
+    was_q, was_m = before.get("quantifier", []), before.get("modal", [])
+    narrower = [w for w in was_q if w in _NARROWER]
+    now = {
+        "number": after.get("number", []),
+        "quantifier": after.get("quantifier", []) + narrower,
+        "modal": list(dict.fromkeys(after.get("modal", []) + was_m)),
+    }
+    was = {
+        "number": before.get("number", []),
+        "quantifier": was_q,
+        "modal": list(dict.fromkeys(was_m)),
+    }
+    if waived:  # "confirmation is not required": the new negation takes a check away
+        was["negation"], now["negation"] = before.get("negation", []), after.get("negation", [])
+    return was, now
 
 
 @dataclass(frozen=True, slots=True)
@@ -880,6 +995,9 @@ def _rule_flips(
     if hedged:
         out.append(f"rule hedged: {hedged}")
     (a, ka), (b, kb) = old_words, new_words  # tokens and their keys, as delta made them
+    excepted = exception_added(m.old_text, m.new_text)
+    if excepted:
+        out.append(f"rule narrowed by an exception: {excepted}")
     unprotected = _protection_dropped(ka, kb)
     if unprotected:
         out.append(f"protection dropped: {unprotected}")
@@ -1612,6 +1730,8 @@ def _claim_hits(text: str) -> list[str]:
         sentence = text[start : min(ends) if ends else len(text)]
         if _ASKED_OR_DISCLAIMED.search(sentence):
             continue  # "returns whether a consent is on file"; "does not replace the user's OK"
+        if _WAIVER.search(hit) and _reads_only(text[start : m.start()]):
+            continue  # "listing devices and reading sensors need no confirmation"
         past = _PAST_CLAIM.match(hit) or _PERSON_ACT.match(hit)
         if past and _GATE_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
             continue
@@ -1621,6 +1741,29 @@ def _claim_hits(text: str) -> list[str]:
             continue  # "both need the user's go-ahead": the gate, not a claim it was given
         out.append(hit.strip())
     return out
+
+
+_WAIVER = re.compile(
+    r"\b(?:needs?|requires?) no\b|\bno (?:need|requirement)\b|\bwithout\b|\bnot (?:need|require)"
+    r"|\bdon't need\b|\bdo not need\b"
+)
+_READ_SUBJECT = re.compile(
+    r"\b(?:only reads?|read-only|reading|listing|lookups?|looking up|searching|that reads?|"
+    r"which reads?)\b"
+)
+_CHANGES = re.compile(
+    r"\b(?:chang|updat|creat|set|unlock|lock|deploy|roll|scal|book|edit|add|sav|stor|start|stop|"
+    r"restart|trigger|enabl|disabl|open|submit|invit|notif|export|cop(?:y|ie)|e-?mail|messag|call|"
+    r"invok|repl(?:y|ie)|print|download|sync|import|attach|reveal|approv|sign)\w*"
+)
+
+
+def _reads_only(subject: str) -> bool:
+    """A waiver's subject names reading and nothing that acts ("the three tools that only
+    read data need no confirmation"): consent is waived only where none was ever needed."""
+    if not _READ_SUBJECT.search(subject) or _ACTION.search(subject) or _CHANGES.search(subject):
+        return False
+    return not any(_ACT_VERB.match(w) for w in subject.split())
 
 
 _ASKED_OR_DISCLAIMED = re.compile(
@@ -1693,6 +1836,8 @@ def _verb_hits(pattern: re.Pattern[str], text: str) -> list[str]:
             continue
         if _DETERMINER & set(before) or _ADJECTIVAL & set(before[-1:]):
             continue
+        if _passive(text, m.start()):
+            continue
         if _DENIED.search(text[max(0, m.start() - 40) : m.start()]):
             continue  # "never moves money"
         if not _NOTHING_AFTER.match(text, m.end()):
@@ -1701,13 +1846,28 @@ def _verb_hits(pattern: re.Pattern[str], text: str) -> list[str]:
 
 
 _ADJECTIVAL = frozenset(["how", "so", "too", "very", "as", "is", "are", "was", "were"])
-""""how close", "is close to": the word describes, it does not act."""
+_AUXILIARY = frozenset(["is", "are", "was", "were", "get", "gets", "got"])
+_ASKED_TO_BE = re.compile(
+    r"\b(?:asked|asks|requested|requests|wants?|wanted|chose|chosen)\b(?:\s+\S+){0,4}?\s+to be\s*$"
+)
+
+
+def _passive(text: str, start: int) -> bool:
+    """A participle that names what happens to the data, not an order to act: the person's
+    own request ("customers who asked for their data to be deleted") or a lifecycle step
+    where the text gives a retention period ("expire after 7 days and are then deleted")."""
+    window = text[max(0, start - 60) : start]
+    if _ASKED_TO_BE.search(window):
+        return True
+    before = window.split()[-2:]
+    adverb = len(before) == 2 and (before[1] in ("then", "later") or before[1].endswith("ly"))
+    return adverb and before[0] in _AUXILIARY and bool(_RETENTION.search(text))
 
 
 _NEGATED_SCOPE = frozenset(["anything", "everything"])
 _NEGATED = re.compile(
-    r"\b(?:not|n't|never|no longer|without|before|until|unless|leaves? out|omits?|excludes?|"
-    r"strips?) (?:\S+ ){0,3}?(?:anything|everything)\b"
+    r"\b(?:not|n't|never|no longer|without|before|until|unless|leaves? out|left out|"
+    r"filters? out|omits?|excludes?|strips?|skips?|ignores?) (?:\S+ ){0,3}?(?:anything|everything)\b"
 )
 """"does not change anything": the scope word is inside a denial."""
 
@@ -1826,6 +1986,12 @@ def _qualified_again(sentence: str, old: str) -> bool:
 
 
 _QUALIFIER = re.compile(r"\b(?:when|whenever|if|unless|only|as long as|where|provided)\b")
+_DENIED_CLAUSE = re.compile(
+    r"\b(?:not|n't|never|no longer|cannot|nor|neither)\b(?:\s+(?!but\b|unless\b|except\b|"
+    r"however\b|instead\b|while\b|whereas\b|then\b|and then\b)[^\s,;:.!?()]+){0,12}\s*$"
+)
+"""A denial reaches to the end of its clause ("never see the candidate's personal email
+address or phone number"): no comma, stop or turn ("but", "unless") in between."""
 _DENIED_FAR = re.compile(r"\b(?:not|n't|never|no longer|cannot|nor|neither)\b(?:\s+\S+){0,6}\s*$")
 _RETENTION = re.compile(
     r"\bexpire[sd]?\b|\bafter \d+ (?:days?|hours?|weeks?|months?)\b|\bretention\b"
@@ -1845,11 +2011,14 @@ def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
     for m in pattern.finditer(text):
         if _DENIED.search(text[max(0, m.start() - 40) : m.start()]):
             continue
-        if not _ACT_VERB.match(m.group(0)) and _DENIED_FAR.search(
-            text[max(0, m.start() - 80) : m.start()]
+        if not _ACT_VERB.match(m.group(0)) and (
+            _DENIED_FAR.search(text[max(0, m.start() - 80) : m.start()])
+            or _DENIED_CLAUSE.search(text[max(0, m.start() - 160) : m.start()])
         ):
             continue  # "never see the candidate's personal email address or phone number"
         before = text[max(0, m.start() - 40) : m.start()].split()[-2:]
+        if _STATE.fullmatch(m.group(0)) and _passive(text, m.start()):
+            continue  # "asked for their data to be deleted", "are then deleted": a state
         if _STATE.fullmatch(m.group(0)) and _RETENTION.search(text):
             continue  # "exports expire after 7 days and are then deleted": retention
         if _STATE.fullmatch(m.group(0)) and (
@@ -1872,8 +2041,11 @@ _DENIED_AFTER = re.compile(
     r"(?:\s+\S+){0,2}?\s+(?:are|is|will be|get|gets)\s+(?:never|not)\s+(?:returned|stored|shown|"
     r"included|logged|sent|shared|exposed|kept|saved|displayed|printed)\b"
     r"|(?:\s+\S+){0,4}?\s+(?:are|is|will be|get|gets)\s+(?:rejected|refused|blocked|denied|ignored)\b"
+    r"|(?:\s+\S+){0,2}?\s+(?:are |is |were |was |get |gets )?(?:omitted|excluded|withheld|redacted|"
+    r"left out|filtered out|held back)\b"
 )
-""""Full card numbers are never returned": the thing named is what the tool keeps back."""
+""""Full card numbers are never returned", "private sections omitted": the thing named is
+what the tool keeps back."""
 
 
 def _retired_words(text: str) -> set[str]:
@@ -2095,6 +2267,22 @@ def _read(d: Delta, added: set[str]) -> _Read:
     )
 
 
+_DENIAL_RUNS = re.compile(
+    r"\b(?:not|n't|never|no|cannot|nor|neither)\b(?:(?!\b(?:but|unless|except|however|instead|"
+    r"while|whereas|then)\b)[^;:.!?])*$"
+)
+
+
+def _in_retold_denial(hit: str, retold: frozenset[str]) -> bool:
+    """A scope word inside the denial of a sentence that retells an old rule ("do not carry
+    contact details ... into other tools or conversations"): the object of the ban."""
+    for sentence in retold:
+        at = sentence.find(hit)
+        if at >= 0 and _DENIAL_RUNS.search(sentence[max(0, at - 300) : at]):  # capped
+            return True
+    return False
+
+
 def _scope_hits(pattern: re.Pattern[str], r: _Read) -> list[str]:
     """Capability and harvest words the old text lacked, outside denials and deprecations."""
     d = r.d
@@ -2115,6 +2303,8 @@ def _scope_hits(pattern: re.Pattern[str], r: _Read) -> list[str]:
         retired = _retired_words(r.text)
         hits = [h for h in hits if h not in retired]
     found = [h for h in hits if _touches(h, fresh)]
+    if found and d.retold:
+        found = [h for h in found if _ACT_VERB.match(h) or not _in_retold_denial(h, d.retold)]
     if found and r.steering != r.live:
         # "If a patient asks to delete their records, do not delete anything": an act
         # named inside care is what the care is about.
@@ -2176,6 +2366,25 @@ _PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+_GATE_KINDS = frozenset(["condition", "sequencing", "directive"])
+_GATE_WORDS = frozenset(
+    ["after", "before", "once", "when", "whenever", "if", "unless", "until", "only", "first"]
+)
+"""How a gate is told ("only after asking", "once they confirm"): not what it waits for."""
+
+
+def _gate_retold(hit: str, d: Delta) -> bool:
+    """ "after asking the user", "if the user": in a rewrite that keeps every rule, an
+    order or condition told only in the old text's words, inside a sentence that retells
+    one of those rules, is that rule's gate."""
+    if not any(hit in sentence for sentence in d.retold or ()):
+        return False
+    words = [_key(w) for w in _TOKEN.findall(hit) if w not in _SENTENCE_END]
+    roots = {_root(k) for k in d.old_keys}
+    told = [w for w in words if w not in _GATE_WORDS]
+    return bool(told) and all(w in d.old_keys or _root(w) in roots for w in told)
+
+
 def _phrase_signals(r: _Read) -> list[Signal]:
     out: list[Signal] = []
     for kind, pattern in _PHRASES:
@@ -2188,6 +2397,8 @@ def _phrase_signals(r: _Read) -> list[Signal]:
             found = _claims(r)
         else:
             found = _orders(pattern, r)
+        if r.d.retold and kind in _GATE_KINDS:
+            found = [h for h in found if not _gate_retold(h, r.d)]
         if found:
             out.append(Signal(kind, tuple(dict.fromkeys(found))))
     waived = _waived_consent(r.d.context, r.added)
@@ -2208,7 +2419,9 @@ def _entity_signals(d: Delta, text: str, added: set[str], known: frozenset[str])
         h
         for pattern in (_LOCATOR, _PATH, _SECRET_NAME, _CODE)
         for h in _hits(pattern, text)
-        if _touches(h, added) and not (pattern is _LOCATOR and known_locator(h, known))
+        if _touches(h, added)
+        and not (pattern is _LOCATOR and known_locator(h, known))
+        and not (pattern is _LOCATOR and d.old_text and h in d.old_text)  # the link, moved
     ]
     if entities:
         out.append(Signal("entity", tuple(dict.fromkeys(entities))))
