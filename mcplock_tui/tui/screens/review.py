@@ -76,7 +76,7 @@ class ReviewScreen(Screen[None]):
                 yield Navigator(id="nav")
             yield DetailPane(id="detail")
         yield Static(id="status")
-        yield KeyFooter(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         problem = self.session.lock_problem

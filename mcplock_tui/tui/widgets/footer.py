@@ -9,7 +9,7 @@ when the bindings change, and maps a click back to the key under the pointer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from rich.style import Style
@@ -37,7 +37,8 @@ PALETTE_EDGE = "▏"
 
 
 class KeyFooter(Widget, can_focus=False):
-    """The screen's shown keys on one line; the palette key sits at the right edge."""
+    """The screen's shown keys on one line, laid out as Textual's compact footer lays them
+    out; the palette key sits at the right edge."""
 
     ALLOW_SELECT = False
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -76,9 +77,8 @@ class KeyFooter(Widget, can_focus=False):
     class Shown(Message):
         """The footer's keys are drawn."""
 
-    def __init__(self, *, compact: bool = True, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.compact = compact
         self.spans: list[FooterSpan] = []
         """The keys of the last render, left to right, for clicks and for tests."""
         self._hover: str | None = None
@@ -118,50 +118,48 @@ class KeyFooter(Widget, can_focus=False):
             shown.append((binding, entry.enabled))
         return shown, palette
 
-    def _key_text(self, binding: Binding, enabled: bool, hover: bool) -> Text:
-        key_style = self.get_component_rich_style("footer-key--key")
-        description_style = self.get_component_rich_style("footer-key--description")
-        gap = "" if self.compact else " "
+    def _key(self, binding: Binding, enabled: bool, start: int) -> tuple[Text, FooterSpan]:
+        """One key drawn from column ``start``: its text and where it lies."""
+        display = self.app.get_key_display(binding)
         text = Text.assemble(
-            (f"{gap}{self.app.get_key_display(binding)}{gap}", key_style),
-            (f" {binding.description}{gap}", description_style),
+            (display, self.get_component_rich_style("footer-key--key")),
+            (f" {binding.description}", self.get_component_rich_style("footer-key--description")),
         )
-        if hover:
+        if self._hover == binding.key:
             text.stylize_before(self.get_component_rich_style("footer-key--hover"))
         if not enabled:
             text.stylize(Style(dim=True))
-        return text
+        span = FooterSpan(
+            binding.key, display, binding.description, enabled, start, start + text.cell_len
+        )
+        return text, span
 
     def render(self) -> Text:
         shown, palette = self._keys()
         width = self.size.width
-        right = Text()
-        if palette is not None:
-            right.append(PALETTE_EDGE, self.get_component_rich_style("footer-key--edge"))
-            hover = self._hover == palette[0].key
-            right.append_text(self._key_text(palette[0], palette[1], hover))
+        right: tuple[Text, FooterSpan] | None = None
+        if palette is not None:  # placed first: the keys on the left get what it leaves
+            text, span = self._key(*palette, start=0)
+            right = (text, span)
+        room = max(0, width - (len(PALETTE_EDGE) + right[0].cell_len if right else 0))
         line = Text(no_wrap=True, overflow="crop")
         spans: list[FooterSpan] = []
-        room = max(0, width - right.cell_len)
         for binding, enabled in shown:
-            piece = self._key_text(binding, enabled, self._hover == binding.key)
-            start = line.cell_len
-            if start + piece.cell_len > room:
+            text, span = self._key(binding, enabled, line.cell_len)
+            if span.end > room:
                 break  # a key is drawn whole or not at all
-            line.append_text(piece)
-            spans.append(self._span(binding, enabled, start, line.cell_len))
+            line.append_text(text)
             line.append(" ")
-        if palette is not None:
+            spans.append(span)
+        if right is not None:
+            text, span = right
             line.truncate(room, pad=True)
-            start = line.cell_len + len(PALETTE_EDGE)
-            line.append_text(right)
-            spans.append(self._span(palette[0], palette[1], start, line.cell_len))
+            line.append(PALETTE_EDGE, self.get_component_rich_style("footer-key--edge"))
+            start = line.cell_len
+            line.append_text(text)
+            spans.append(replace(span, start=start, end=start + text.cell_len))
         self.spans = spans
         return line
-
-    def _span(self, binding: Binding, enabled: bool, start: int, end: int) -> FooterSpan:
-        display = self.app.get_key_display(binding)
-        return FooterSpan(binding.key, display, binding.description, enabled, start, end)
 
     # the pointer ------------------------------------------------------------------------------
 
