@@ -261,13 +261,44 @@ def _ranges(pattern: str) -> tuple[str, list[tuple[float, float]]]:
 
 def pattern_narrowed(old: Any, new: Any) -> bool:
     """``^CHG-[0-9]{4,8}$`` -> ``^CHG-[0-9]{6}$``: the same pattern with every repeat count
-    inside the old one's range, so it matches a subset. Anything else is not proven."""
+    inside the old one's range; ``^[A-Z]{3}$`` -> ``^(USD|EUR)$``: a list of plain values
+    the old pattern takes. Either matches a subset. Anything else is not proven."""
     if not (isinstance(old, str) and isinstance(new, str)) or len(old) + len(new) > 4096:
         return False
+    if _values_taken(old, new):
+        return True
     (a, ra), (b, rb) = _ranges(old), _ranges(new)
     if a != b or len(ra) != len(rb):
         return False
     return all(o[0] <= n[0] and n[1] <= o[1] for o, n in zip(ra, rb, strict=True))
+
+
+_VALUE_LIST = re.compile(
+    r"\^(?:\((?:\?:)?([A-Za-z0-9_ -]{1,64}(?:\|[A-Za-z0-9_ -]{1,64}){0,199})\)"
+    r"|([A-Za-z0-9_ -]{1,64}))\$"
+)
+"""``^(USD|EUR|GBP)$``, ``^(?:prod|dev)$``, ``^USD$``: an anchored list of plain values."""
+_SIMPLE = re.compile(
+    r"\^?(?:(?:\[[^\]\\]{1,64}\]|\\[dwsDWS.\-]|[A-Za-z0-9_ :/.-])"
+    r"(?:\{\d{1,3}(?:,\d{0,3})?\}|[*+?])?){1,64}\$?"
+)
+"""A pattern of single characters, classes and repeats, no groups or alternatives: one
+that a listed value can be tried against without a run-away search."""
+_OPEN_REPEAT = re.compile(r"[*+?]|\{\d{1,3},\d{0,3}\}")
+
+
+def _values_taken(old: str, new: str) -> bool:
+    """``new`` is an anchored list of plain values, each of which ``old`` accepts (JSON
+    Schema patterns search, so ``old`` is searched, as a validator would)."""
+    listed = _VALUE_LIST.fullmatch(new)
+    if listed is None or not _SIMPLE.fullmatch(old) or len(_OPEN_REPEAT.findall(old)) > 2:
+        return False  # more open repeats than two could search for long on a crafted value
+    try:
+        accepts = re.compile(old).search
+    except (re.error, RecursionError, OverflowError):
+        return False
+    values = (listed.group(1) or listed.group(2)).split("|")
+    return all(accepts(value) is not None for value in values)
 
 
 def _goes_negative(o: Bound | None, n: Bound | None) -> bool:
