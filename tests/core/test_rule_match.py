@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcplock_tui.core.grading.rule_match import exception_added, rules_retold
+from mcplock_tui.core.grading.rule_match import exception_added, retellings
 from mcplock_tui.core.grading.text import text_reason
 from mcplock_tui.core.model import Severity
 
@@ -179,7 +179,7 @@ def test_a_rule_that_lost_its_limit_or_gate_still_flips(case: str) -> None:
 )
 def test_a_changed_rule_is_not_retold(case: str) -> None:
     old, new = CHANGED[case]
-    assert not rules_retold(old.casefold(), new.casefold())
+    assert retellings(old.casefold(), new.casefold()) is None
 
 
 def test_a_duty_of_consent_retold_as_waiting_for_it() -> None:
@@ -191,11 +191,11 @@ def test_a_duty_of_consent_retold_as_waiting_for_it() -> None:
         "runs a single statement. before calling it, show the user the exact statement "
         "and wait for their explicit yes in this conversation."
     )
-    assert rules_retold(old, new)
+    assert retellings(old, new) is not None
 
 
 def test_a_text_without_rules_has_none_to_keep() -> None:
-    assert not rules_retold("lists the open tickets.", "returns every open ticket.")
+    assert retellings("lists the open tickets.", "returns every open ticket.") is None
 
 
 def test_a_default_already_said_a_setting_makes_an_exception() -> None:

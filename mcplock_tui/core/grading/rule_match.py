@@ -22,8 +22,9 @@ import math
 import re
 from dataclasses import dataclass
 
+from mcplock_tui.core.grading.sentences import sentences as _sentences
+
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+(?:[.,]\d+)*")
-_SENTENCE = re.compile(r"[^\n]*?(?:[.!?;:](?=\s|$)|\n|$)")
 _MAX_SENTENCES = 64
 
 _LIMITS = re.compile(
@@ -128,11 +129,6 @@ def _rule(sentence: str) -> Rule | None:
     if not about and not gate:
         return None
     return Rule(sentence, frozenset(about), frozenset(gate), bool(_PERSON.search(tail)))
-
-
-def _sentences(text: str) -> list[str]:
-    found = (m.group(0).strip() for m in _SENTENCE.finditer(text))
-    return [s for s in found if s]
 
 
 _CAPPED = re.compile(
@@ -282,6 +278,14 @@ def _said_again(rule: Rule, win: _Window) -> bool:
     return True
 
 
+def _compared(old: str, new: str) -> tuple[list[Rule], list[_Window]] | None:
+    """The rules of ``old`` and the windows of ``new``, or None past the sentence cap."""
+    before, after = _sentences(old), _sentences(new)
+    if not before or len(before) > _MAX_SENTENCES or len(after) > _MAX_SENTENCES:
+        return None
+    return [r for s in before if (r := _rule(s)) is not None], _windows(after)
+
+
 def retellings(old: str, new: str) -> frozenset[str] | None:
     """The sentences of ``new`` (folded text) that retell the rules of ``old``, when every
     rule of ``old`` is still a rule in ``new``, reworded or not; else None.
@@ -290,13 +294,12 @@ def retellings(old: str, new: str) -> frozenset[str] | None:
     caller's word flips then stand as they are. Capped: at most 64 rules against 127
     windows of one or two sentences; a single sentence is preferred to a pair.
     """
-    before, after = _sentences(old), _sentences(new)
-    if not before or len(before) > _MAX_SENTENCES or len(after) > _MAX_SENTENCES:
+    split = _compared(old, new)
+    if split is None:
         return None
-    rules = [r for s in before if (r := _rule(s)) is not None]
+    rules, windows = split
     if not rules:
         return None
-    windows = _windows(after)
     used: set[str] = set()
     for rule in rules:
         win = next((w for w in windows if _retold_in(rule, w)), None)
@@ -310,17 +313,12 @@ def exception_added(old: str, new: str) -> str | None:
     """A rule of ``old`` (folded text) said again in ``new`` only with an exception it
     lacked ("ask the user ... the first time", "unless it is urgent"): the gate narrowed.
     Returns the exception's words, or None. Capped as :func:`retellings`."""
-    before, after = _sentences(old), _sentences(new)
-    if not before or len(before) > _MAX_SENTENCES or len(after) > _MAX_SENTENCES:
+    split = _compared(old, new)
+    if split is None:
         return None
-    windows = _windows(after)
-    for rule in (r for s in before if (r := _rule(s)) is not None):
+    rules, windows = split
+    for rule in rules:
         again = [w for w in windows if _said_again(rule, w)]
         if again and all(_excepted(rule, w, old) for w in again):
             return ", ".join(_excepted(rule, again[0], old))
     return None
-
-
-def rules_retold(old: str, new: str) -> bool:
-    """Every rule of ``old`` (folded text) is still a rule in ``new`` (see :func:`retellings`)."""
-    return retellings(old, new) is not None

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from mcplock_tui.core.detectors.decode import runs as decode_runs
 from mcplock_tui.core.grading.rule_match import exception_added, retellings
+from mcplock_tui.core.grading.sentences import sentences as _sentences
 from mcplock_tui.core.hosts import text_hosts
 
 MAX_DELTA_CHARS = 65_536
@@ -135,13 +136,6 @@ class Delta:
 
 def _tokens(text: str) -> list[str]:
     return _TOKEN.findall(_fold(text))
-
-
-_SENTENCE = re.compile(r"[^\n]*?(?:[.!?;:](?=\s|$)|\n|$)")
-
-
-def _sentences(text: str) -> list[str]:
-    return [m.group(0).strip() for m in _SENTENCE.finditer(text) if m.group(0).strip()]
 
 
 _SYNONYMS = {
