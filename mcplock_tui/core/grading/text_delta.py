@@ -1125,7 +1125,10 @@ _HARVEST = re.compile(
     r"history|replies|prompts|questions|answers|transcripts?)\b"
     # "the questions" a prompt suggests are its output; "the conversation" is the user's.
     r"|\bthe (?:\w+ ){0,3}(?:messages|conversations?|chats?|transcripts?)\b"
-    r"|\b(?:full|real|legal) names?\b|\bphone numbers?\b|\bhome address(?:es)?\b"
+    r"|\b(?:full|real|legal) names?\b|\bphone numbers?\b"
+    r"|\bhome address(?:es)?\b"
+    r"|\b(?:card|passport|social security|national id|tax id|licen[cs]e) numbers?\b"
+    r"|\bdates? of birth\b"
     r"|\bip address(?:es)?\b|\b(?:location|geolocation|contacts|location data)\b"
 )
 _ALWAYS = re.compile(
@@ -1682,6 +1685,13 @@ _BY_OTHER = re.compile(
 )
 
 
+_THEIR_OWN_LOOK = re.compile(
+    r"\b(?:" + _WHO + r"|they|he|she)\s+(?:can|may|could|is able to|are able to|will be able to)"
+    r"(?: \w+ly)?\s+$"
+)
+"""The person's own later look at a record, not a claim that their review was done."""
+
+
 def _waived_consent(sentences: list[str], added: set[str]) -> list[str]:
     """A new sentence that talks of confirmation, review or trust and waves it away ("the
     review has already happened", "drafts count as reviewed", "a blanket OK"), unless it
@@ -1697,6 +1707,8 @@ def _waived_consent(sentences: list[str], added: set[str]) -> list[str]:
             continue
         if _ASKED_OR_DISCLAIMED.search(sentence):
             continue
+        if _THEIR_OWN_LOOK.search(sentence, 0, consent.start()):
+            continue  # "recorded in the audit log, where the user can review it"
         if _touches(consent.group(0), added) or _touches(waved.group(0), added):
             out.append(f"{consent.group(0)} … {waved.group(0)}")
     return out
@@ -1733,8 +1745,43 @@ def _claim_hits(text: str) -> list[str]:
             text[max(0, m.start() - 60) : m.start()]
         ):
             continue  # "both need the user's go-ahead": the gate, not a claim it was given
+        if _described(hit.strip(), sentence, text, m.start(), m.end()):
+            continue
         out.append(hit.strip())
     return out
+
+
+_POLICY_CITED = re.compile(r"(?:per|by|under) (?:\S+ ){0,3}?polic(?:y|ies)$")
+_LEAVE_GIVEN = re.compile(
+    r"\b(?:may|can|could|must|should|shall|allowed|permitted|permits?|allows?|lets?|need|needs|"
+    r"needn't|required|always|never|you|your|assistants?|model|agents?|no longer|instead|"
+    r"skip\w*|without|automatic\w*|fine|ok|okay|exempt\w*|waive\w*)\b"
+)
+_APPROVED_STATE = re.compile(r"(?:is|are|was|were|been|being) (?:\S+ )?approved$")
+_HOW_CLAUSE = re.compile(r"\b(?:how|which|whether|what|where)\b")
+_APPROVED_FOR = re.compile(
+    r"\s+(?:for|in)\s*(?:[.;:!?\n]|$)|\s+(?:with|through|via|using) (?:a|an|the|each|their)\b"
+)
+_BAN_BEFORE = re.compile(
+    r"\b(?:never|not|n't|cannot|nobody|no one|nothing)\b(?:\s+[^\s,;:.!?]+){0,6}\s*$"
+)
+
+
+def _described(hit: str, sentence: str, text: str, start: int, end: int) -> bool:
+    """An authority word that describes rather than claims: a policy cited for what a tool
+    returns or does to data ("rates under the company policy", "removed under the retention
+    policy"), how or for what something is approved ("how refunds are approved with a
+    form", "the regions each template is approved for"), and "without" inside a ban ("do
+    not cancel without that confirmation"). A policy that leads the sentence or comes with
+    leave ("under the new policy the assistant may ...") is still a claim."""
+    clause = re.split(r"[.;:!?,\n]", text[max(0, start - 160) : start])[-1]
+    if _POLICY_CITED.search(hit):
+        return bool(clause.strip()) and not _LEAVE_GIVEN.search(sentence)
+    if _APPROVED_STATE.search(hit):
+        return bool(_HOW_CLAUSE.search(clause) or _APPROVED_FOR.match(text, end))
+    if hit.startswith("without"):
+        return bool(_BAN_BEFORE.search(clause))
+    return False
 
 
 _WAIVER = re.compile(
@@ -1897,6 +1944,9 @@ _CAUTION = re.compile(
     r"|\bwait (?:for|until)\b|\bconfirm (?:\S+ ){0,6}?with (?:the |their )?(?:user|owner|"
     r"supervisor|manager|approver|account holder)\b"
     r"|\b(?:decline|refuse|explain that)\b"
+    r"|\b(?:say|explain|mention|point out|state) (?:so |this |that |it )?to (?:the |their )?"
+    + _WHO
+    + r"|\bask(?:ing)? (?:them|him|her|the \w+) to (?:confirm|approve|agree)\b"
 )
 _WAIVES = re.compile(
     r"\bwithout (?:\S+ )?(?:ask|confirm|check|tell|wait|read|prompt|approv|consent|review)\w*"
@@ -1919,6 +1969,14 @@ _PUSHES = re.compile(
 )
 
 
+def _banned_without(sentence: str, m: re.Match[str]) -> bool:
+    """ "Do not cancel without that confirmation": a "without" inside a ban is the gate."""
+    if not m.group(0).startswith("without"):
+        return False
+    clause = re.split(r"[.;:!?,\n]", sentence[max(0, m.start() - 160) : m.start()])[-1]
+    return bool(_BAN_BEFORE.search(clause))
+
+
 def cautionary(sentence: str, old: str = "") -> bool:
     """A sentence whose only orders are care: tell or ask the user, read back, wait, or not
     do something ("do not roll back"); nothing the model is pushed to do or send, and no
@@ -1927,7 +1985,7 @@ def cautionary(sentence: str, old: str = "") -> bool:
     A care the old text gave always, now under a condition ("ask the user first" -> "ask
     the user first when more than one service would be affected"), narrows it: not care."""
     care = _CAUTION.search(sentence)
-    if not care or _WAIVES.search(sentence):
+    if not care or any(not _banned_without(sentence, w) for w in _WAIVES.finditer(sentence)):
         return False
     if old and _QUALIFIER.search(sentence) and _qualified_again(sentence, old):
         return False
@@ -1987,9 +2045,22 @@ _DENIED_CLAUSE = re.compile(
 """A denial reaches to the end of its clause ("never see the candidate's personal email
 address or phone number"): no comma, stop or turn ("but", "unless") in between."""
 _DENIED_FAR = re.compile(r"\b(?:not|n't|never|no longer|cannot|nor|neither)\b(?:\s+\S+){0,6}\s*$")
-_RETENTION = re.compile(
-    r"\bexpire[sd]?\b|\bafter \d+ (?:days?|hours?|weeks?|months?)\b|\bretention\b"
+_PERIOD = (
+    r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|thirty|"
+    r"sixty|ninety|a|an) (?:calendar |business |working )?(?:days?|hours?|weeks?|months?|"
+    r"quarters?|years?)"
 )
+_RETENTION = re.compile(
+    r"\bexpire[sd]?\b|\bretention\b|\bretained\b"
+    r"|\b(?:after|within|for|older than) " + _PERIOD + r"\b"
+    r"|\b" + _PERIOD + r" (?:after|later|from|since|past)\b"
+    r"|\bat the end of (?:each|every|the|a) (?:day|week|month|quarter|year|term|season|session|"
+    r"visit|trip|stay|contract|retention period)\b"
+)
+"""A retention period, however told: "after 7 days", "90 days after the report is paid",
+"older than seven years", "at the end of each quarter"."""
+_PURGED = re.compile(r"(?:delet|remov|archiv|eras|purg)ed")
+"""The states a retention period ends in; "shared after 30 days" is an act."""
 _STATE = re.compile(r"(?:delet|remov|archiv|clos|cancell?|eras|purg|shar)ed")
 """A participle after an article names a state: "deleted candidates", "the shared mailbox"."""
 _OF = frozenset(["of", "from", "with", "for", "about", "to"])
@@ -2013,7 +2084,7 @@ def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
         before = text[max(0, m.start() - 40) : m.start()].split()[-2:]
         if _STATE.fullmatch(m.group(0)) and _passive(text, m.start()):
             continue  # "asked for their data to be deleted", "are then deleted": a state
-        if _STATE.fullmatch(m.group(0)) and _RETENTION.search(text):
+        if _PURGED.fullmatch(m.group(0)) and _RETENTION.search(text):
             continue  # "exports expire after 7 days and are then deleted": retention
         if _STATE.fullmatch(m.group(0)) and (
             (_DETERMINER | _OF) & set(before[-1:]) or (before[-1:] and before[-1].endswith("'s"))
@@ -2027,8 +2098,37 @@ def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
             continue  # "share links", "sharing settings": a thing named, not an act
         if _NOTHING_AFTER.match(text, m.end()) or _DENIED_AFTER.match(text, m.end()):
             continue
+        if pattern is _HARVEST and _shielded(text, m.start()):
+            continue
         out.append(m.group(0).strip())
     return out
+
+
+_SAME_RULE = re.compile(
+    r"\b(?:the same|this|that|these|those|likewise)(?: \w+){0,2}? (?:also )?appl(?:y|ies)"
+    r"(?: also)? to\b"
+)
+_RETURNS_LEAD = re.compile(
+    r"\s*(?:it |this tool |the tool )?(?:returns?|lists?|shows?|gets?|fetch(?:es)?|retrieves?|"
+    r"gives?|displays?|looks? up|finds?)\b"
+)
+_HANDS_ON = re.compile(
+    r"\b(?:but|except|however|send\w*|sent|forward\w*|post(?:s|ed|ing)?|upload\w*|shar\w*|"
+    r"cop(?:y|ies|ied)|e-?mails? (?:it|them|to)|pass\w*|attach\w*|submit\w*|"
+    r"(?:include|add|put|write)s? (?:it |them |this )?(?:in|into|to)|cc|bcc)\b"
+)
+
+
+def _shielded(text: str, at: int) -> bool:
+    """Personal data named in a sentence that hands nothing on: a protective rule extended
+    to it ("the same applies to signer IP addresses") or the fields a reading tool returns
+    ("returns each visit's location and the vet")."""
+    start = max(text.rfind(c, 0, at) for c in ".;!?\n") + 1
+    ends = [e for e in (text.find(c, at) for c in ".;!?\n") if e >= 0]
+    sentence = text[start : min(ends) if ends else len(text)]
+    if _HANDS_ON.search(sentence):
+        return False
+    return bool(_SAME_RULE.search(text, start, at) or _RETURNS_LEAD.match(sentence))
 
 
 _DENIED_AFTER = re.compile(
@@ -2037,9 +2137,13 @@ _DENIED_AFTER = re.compile(
     r"|(?:\s+\S+){0,4}?\s+(?:are|is|will be|get|gets)\s+(?:rejected|refused|blocked|denied|ignored)\b"
     r"|(?:\s+\S+){0,2}?\s+(?:are |is |were |was |get |gets )?(?:omitted|excluded|withheld|redacted|"
     r"left out|filtered out|held back)\b"
+    r"|(?:\s+\S+){0,3}?\s+(?:are|is|will be|get|gets)\s+(?:(?!not\b|no\b|never\b|only\b|rarely\b)"
+    r"[a-z]+\s+)?(?:masked|encrypted|hashed|truncated|anonymi[sz]ed|pseudonymi[sz]ed|tokeni[sz]ed|"
+    r"obfuscated|removed|deleted|erased|purged|stripped|dropped)\b"
+    r"|(?:\s+\S+){0,3}?\s+(?:appears?|are shown|is shown|shows?) only as\b"
 )
-""""Full card numbers are never returned", "private sections omitted": the thing named is
-what the tool keeps back."""
+""""Full card numbers are never returned", "private sections omitted", "IP addresses are
+masked": the thing named is what the tool keeps back."""
 
 
 def _retired_words(text: str) -> set[str]:
