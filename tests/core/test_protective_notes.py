@@ -39,6 +39,19 @@ NOTES: dict[str, tuple[str, str]] = {
         READ,
         READ + " Draft notes are erased at the end of each quarter.",
     ),
+    "retention-then-permanently-deleted": (
+        READ,
+        READ + " Cancelled visits are kept for 30 days for disputes and are then permanently "
+        "deleted.",
+    ),
+    "any-inside-a-denial": (
+        RULES,
+        RULES + " Medical notes are never returned by any PawClinic tool.",
+    ),
+    "any-as-a-field-when-there-is-one": (
+        READ,
+        READ.replace("with date, clinic and vet", "showing date, clinic, vet and any follow-up"),
+    ),
     "personal-data-masked": (
         READ,
         READ + " Owner phone numbers in it are masked to the last three digits.",
@@ -105,6 +118,14 @@ ACTS: dict[str, tuple[str, str]] = {
         BOOK,
         BOOK + " Whatever the clinic, the confirmation repeats the owner's card number and "
         "mailing address so the owner can check them.",
+    ),
+    "deleted-with-no-period": (
+        READ,
+        READ + " Cancelled visits are then permanently deleted.",
+    ),
+    "an-act-on-any-copies": (
+        BOOK,
+        BOOK.replace("e-mails the owner", "deletes any earlier booking and e-mails the owner"),
     ),
     "masking-lifted": (
         READ,

@@ -289,7 +289,33 @@ def _distributive(
         and not (w == "many" and i > 0 and tokens[i - 1] == "how")
         and not (i in gated and _CLASSES.get(_key(w)) == "quantifier")
         and not (i in told and _key(w) in _STRONG_MODALS)  # "always waits for the user"
+        and not (w in _ANY and _any_held(tokens, i))
     ]
+
+
+_ANY = frozenset(["any", "anything", "anyone"])
+_DENIES = frozenset(["not", "never", "no", "cannot", "nothing", "none", "without", "nor"])
+_LISTS = frozenset(["with", "giving", "including", "showing", "plus", "returns", "lists", "shows"])
+
+
+def _any_held(tokens: list[str], i: int) -> bool:
+    """ "never returned by any tool" (inside a denial, it narrows) and "showing rooms and any
+    cover arrangements" (a field of the result, when there is one): not a wider act."""
+    back: list[str] = []
+    for tok in reversed(tokens[max(0, i - 12) : i]):
+        if tok in _SENTENCE_END:
+            break
+        back.append(tok)
+    if any(t in _DENIES or t.endswith("n't") for t in back):
+        return True
+    if not back or back[0] not in ("and", "or"):
+        return False
+    for tok in back:
+        if tok in _LISTS:
+            return True
+        if _ACTION.fullmatch(tok):
+            return False  # "returns the file and deletes any copies": the act reaches wider
+    return False
 
 
 _LISTED_WITH = frozenset(["with", "giving", "including", "showing", "plus"])
@@ -1887,7 +1913,8 @@ def _verb_hits(pattern: re.Pattern[str], text: str) -> list[str]:
 
 
 _ADJECTIVAL = frozenset(["how", "so", "too", "very", "as", "is", "are", "was", "were"])
-_AUXILIARY = frozenset(["is", "are", "was", "were", "get", "gets", "got"])
+_AUXILIARY = frozenset(["is", "are", "was", "were", "get", "gets", "got", "be", "been"])
+_THEN = frozenset(["then", "later", "also", "finally", "eventually", "afterwards"])
 _ASKED_TO_BE = re.compile(
     r"\b(?:asked|asks|requested|requests|wants?|wanted|chose|chosen)\b(?:\s+\S+){0,4}?\s+to be\s*$"
 )
@@ -1900,9 +1927,12 @@ def _passive(text: str, start: int) -> bool:
     window = text[max(0, start - 60) : start]
     if _ASKED_TO_BE.search(window):
         return True
-    before = window.split()[-2:]
-    adverb = len(before) == 2 and (before[1] in ("then", "later") or before[1].endswith("ly"))
-    return adverb and before[0] in _AUXILIARY and bool(_RETENTION.search(text))
+    before = window.split()[-4:]
+    skipped = 0
+    while before and (before[-1] in _THEN or before[-1].endswith("ly")):
+        before.pop()  # "are then permanently deleted"
+        skipped += 1
+    return bool(skipped and before and before[-1] in _AUXILIARY and _RETENTION.search(text))
 
 
 _NEGATED_SCOPE = frozenset(["anything", "everything"])
