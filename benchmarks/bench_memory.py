@@ -18,7 +18,17 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_floor import FLOOR, PY, check, drift_defs, load, make_project, pin, run  # noqa: E402
+from bench_floor import (  # noqa: E402
+    FLOOR,
+    PY,
+    check,
+    compile_tree,
+    drift_defs,
+    load,
+    make_project,
+    pin,
+    run,
+)
 
 
 def main() -> None:
@@ -27,6 +37,7 @@ def main() -> None:
     parser.add_argument("--page", type=int, default=500)
     args = parser.parse_args()
     print(f"{args.tools:,} tools in pages of {args.page}; {load()}")
+    compile_tree(HERE.parent)  # as installed: no process compiles the product's modules
     with tempfile.TemporaryDirectory() as tmp:
         project = make_project(Path(tmp) / "p", 1, args.tools, 0.0, args.page)
         rows = [("floor (bare SDK client)", *run([PY, str(FLOOR), "floor.json"], project.folder))]

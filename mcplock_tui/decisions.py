@@ -24,7 +24,7 @@ from pathlib import Path
 
 from mcplock_tui.core import review
 from mcplock_tui.core.diff import Change
-from mcplock_tui.core.lockfile import Lockfile, LogHead, ServerPin
+from mcplock_tui.core.lockfile import Lockfile, LogHead, ServerPin, hashed_surface
 from mcplock_tui.core.model import Surface
 from mcplock_tui.core.review import Action, Decision
 from mcplock_tui.core.verdict import Explained
@@ -186,8 +186,8 @@ def pin_new(
     def build(current: Lockfile) -> tuple[Lockfile, list[Decision]]:
         servers = dict(current.servers)
         for name, surface in surfaces.items():
-            if name not in servers:
-                servers[name] = ServerPin(surface=surface)
+            if name not in servers:  # hashed once: for its record and for its table
+                servers[name] = ServerPin(surface=hashed_surface(surface))
         for name in prune:
             servers.pop(name, None)
         new = replace(current, servers=servers)
@@ -207,7 +207,7 @@ def replace_pins(lock_path: Path, surfaces: Mapping[str, Surface]) -> Outcome:
 
     def build(current: Lockfile) -> tuple[Lockfile, list[Decision]]:
         servers = dict(current.servers)
-        servers.update((n, ServerPin(surface=s)) for n, s in surfaces.items())
+        servers.update((n, ServerPin(surface=hashed_surface(s))) for n, s in surfaces.items())
         new = replace(current, servers=servers)
         return new, pin_decisions(current, new)
 

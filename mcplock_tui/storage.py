@@ -195,7 +195,10 @@ def read_lockfile(path: Path) -> lf.Lockfile:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LockfileError(f"{path}: not UTF-8 (byte {exc.start})") from None
-    return loads(text, str(path))
+    del raw  # each is the size of the file: neither is needed while the pins are decoded
+    doc = parse_toml(text, str(path))
+    del text
+    return lf.decode(doc, str(path))
 
 
 def _fsync_dir(folder: Path) -> None:

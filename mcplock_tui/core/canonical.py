@@ -120,11 +120,16 @@ class HashedItem(dict[str, Any]):
     Nested values are the decoded JSON and are never changed by the product either.
     """
 
-    __slots__ = ("digest",)
+    __slots__ = ("digest", "hashes")
 
-    def __init__(self, item: Mapping[str, Any], digest: str) -> None:
+    def __init__(
+        self, item: Mapping[str, Any], digest: str, hashes: Mapping[str, str] | None = None
+    ) -> None:
         super().__init__(item)
         self.digest = digest
+        self.hashes = hashes
+        """The item's whole hash set (``hash`` and its partial hashes) when it was computed
+        for this item: a pin computes it once for its signed record and its lockfile table."""
 
     def _refuse(self, *args: object, **kwargs: object) -> Any:
         raise TypeError("a pinned item is read-only")

@@ -146,8 +146,35 @@ class Lockfile:
     log_head: LogHead | None = None
 
 
+def hashed_surface(surface: Surface) -> Surface:
+    """``surface`` with every list item's hash set computed once and kept with the item.
+
+    A new pin needs each item's hashes twice, for its signed record and for its table in
+    the lockfile; a :class:`HashedItem` carries them from the one to the other.
+    """
+    lists: dict[Kind, dict[str, Mapping[str, JSON]]] = {}
+    for kind in ITEM_KINDS:
+        lists[kind] = {name: _hashed(kind, item) for name, item in surface.items(kind).items()}
+    return Surface(
+        server=surface.server,
+        instructions=surface.instructions,
+        tools=lists[Kind.TOOL],
+        prompts=lists[Kind.PROMPT],
+        resources=lists[Kind.RESOURCE],
+        resource_templates=lists[Kind.RESOURCE_TEMPLATE],
+    )
+
+
+def _hashed(kind: Kind, item: Mapping[str, JSON]) -> Mapping[str, JSON]:
+    if type(item) is HashedItem and item.hashes is not None:
+        return item
+    hashes = item_hashes(kind, item)
+    return HashedItem(item, hashes["hash"], hashes)
+
+
 def _encode_item(kind: Kind, item: Mapping[str, JSON]) -> dict[str, Any]:
-    table: dict[str, Any] = dict(item_hashes(kind, item))
+    known = item.hashes if type(item) is HashedItem else None
+    table: dict[str, Any] = dict(known if known is not None else item_hashes(kind, item))
     rest = dict(item)
     for wire, key in _TEXT_FIELDS[kind]:
         value = rest.get(wire)

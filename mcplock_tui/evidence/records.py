@@ -45,7 +45,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from mcplock_tui.core.canonical import canon_json, digest, digest_text
+from mcplock_tui.core.canonical import canon_json, digest, digest_text, item_digest
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.model import Kind, Surface
 from mcplock_tui.core.review import Action, Decision
@@ -124,7 +124,7 @@ def record_hash(record: Mapping[str, Any]) -> str:
 def surface_hash(surface: Surface) -> str:
     """One digest for a pinned server: every item's hash, by kind and name."""
     items = surface.all_items()
-    return digest({f"{kind.value}/{name}": digest(item) for kind, name, item in items})
+    return digest({f"{kind.value}/{name}": item_digest(item) for kind, name, item in items})
 
 
 def key_id(key: Ed25519PublicKey) -> str:
@@ -358,7 +358,7 @@ class ServerPinDecision(Decision):
 
 
 def server_pin(server: str, surface: Surface) -> ServerPinDecision:
-    items = {f"{kind.value}/{name}": digest(dict(item)) for kind, name, item in surface.all_items()}
+    items = {f"{kind.value}/{name}": item_digest(item) for kind, name, item in surface.all_items()}
     return ServerPinDecision(
         Action.PIN, server, Kind.SERVER, Kind.SERVER.value, None, digest(items), items=items
     )
