@@ -144,6 +144,8 @@ def _host_of(authority: str) -> str | None:
     authority = authority.rpartition("@")[2]
     if authority.startswith("["):
         host = authority[1:].partition("]")[0]
+        if ":" not in host:
+            return None  # "[a-z0-9.-]+" in a URL pattern is a character class, not IPv6
     else:
         host = authority.partition(":")[0]
     return _clean(host.rstrip(".,;:!)]"))

@@ -186,7 +186,8 @@ def scan_surface(
 
 
 def _fingerprint(f: Finding) -> tuple[str, str, str]:
-    return (f.code, f.path, f.excerpt)
+    # "do not show them" retold as "Do not show them": the same finding, not a new one.
+    return (f.code, f.path, " ".join(f.excerpt.casefold().split()))
 
 
 def new_findings(change: Change, ctx: GradeContext, view: _Bounded | None = None) -> list[Finding]:

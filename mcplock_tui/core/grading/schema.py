@@ -531,6 +531,17 @@ def _new_parameter(
         # A closed list of values ("main", "north") cannot carry what the model was told.
         found = [sig for sig in found if sig.kind != "harvest"]
     why = _what_it_opens(name, schema, f"{spoken}. {text}")
+    answered = [sig for sig in found if sig.kind in ("authority", "override")]
+    if why == _CONFIRMATION and answered:
+        # "set to true when the caller says the prescriber has already agreed": the field
+        # lets the model answer for the person whose consent it stands for.
+        said_so = "; ".join(sig.describe() for sig in answered[:2])
+        return Reason(
+            "parameter-added",
+            H,
+            f"new {req} parameter {name!r}: {why} its text answers for the person ({said_so})",
+            at,
+        )
     if why is not None:
         band = M if why == _CONFIRMATION else H
         return Reason("parameter-added", band, f"new {req} parameter {name!r}: {why}", at)

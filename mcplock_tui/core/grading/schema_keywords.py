@@ -265,12 +265,47 @@ def pattern_narrowed(old: Any, new: Any) -> bool:
     the old pattern takes. Either matches a subset. Anything else is not proven."""
     if not (isinstance(old, str) and isinstance(new, str)) or len(old) + len(new) > 4096:
         return False
-    if _values_taken(old, new):
+    if _values_taken(old, new) or _prefix_extended(old, new):
         return True
     (a, ra), (b, rb) = _ranges(old), _ranges(new)
     if a != b or len(ra) != len(rb):
         return False
     return all(o[0] <= n[0] and n[1] <= o[1] for o, n in zip(ra, rb, strict=True))
+
+
+def _top_level_alternation(pattern: str) -> bool:
+    """A ``|`` outside every group and character class: it splits the whole pattern."""
+    depth, in_class, escaped = 0, False, False
+    for ch in pattern:
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            return True
+    return False
+
+
+def _prefix_extended(old: str, new: str) -> bool:
+    """``^https://`` -> ``^https://[a-z0-9.-]+/``: a start-anchored pattern with more
+    required after it. Patterns search, so the old one took any text that starts the same
+    way; the new one takes only some of it."""
+    return (
+        old.startswith("^")
+        and new.startswith(old)
+        and len(new) > len(old)
+        and not old.endswith(("$", "\\"))
+        and not _top_level_alternation(new)
+        and new[len(old)] not in "*+?{|"  # "^https?" would make the old end optional
+    )
 
 
 _VALUE_LIST = re.compile(
@@ -418,6 +453,16 @@ def _spoken(value: str) -> str:
     return " ".join(_IDENT_PARTS.findall(value)) if value.isascii() else value
 
 
+_PROSE_WORDS = 6
+
+
+def _prose(value: str) -> bool:
+    """A value that is a sentence or carries a remark ("cleanup (no check needed)"): an
+    enum value is a label; words the model reads as advice do not belong in one."""
+    words = value.split()
+    return len(words) >= _PROSE_WORDS or ("(" in value and len(words) >= 3)
+
+
 def _values_added(old: list[Any], new: list[Any], path: str) -> Reason | None:
     """An enum that kept every value and gained a few plain ones (a new region, a new
     format): each new value is named and reviewable, not a door to any value. High when a
@@ -434,10 +479,15 @@ def _values_added(old: list[Any], new: list[Any], path: str) -> Reason | None:
     said = "\n".join(f"value {_spoken(v)}" for v in added if isinstance(v, str))  # labels
     found = text_signals("\n".join(words), said)
     shown = ", ".join(clip(v, 30) for v in added[:5])
-    if found or any(
-        "*" in v or _SCOPE_VALUE.search(_spoken(v)) for v in added if isinstance(v, str)
+    prose = [v for v in added if isinstance(v, str) and _prose(v)]
+    if (
+        found
+        or prose
+        or any("*" in v or _SCOPE_VALUE.search(_spoken(v)) for v in added if isinstance(v, str))
     ):
-        why = "; ".join(sig.describe() for sig in found[:3]) or "a scope word"
+        why = "; ".join(sig.describe() for sig in found[:3]) or (
+            "a value that reads as a sentence" if prose else "a scope word"
+        )
         return Reason(WIDE, H, f"{VALUES_ADDED} ({shown}): {why}", path)
     if any(_OUTWARD_VALUE.search(_spoken(v)) for v in added if isinstance(v, str)):
         return Reason(WIDE, M, f"{VALUES_ADDED} ({shown}), {OUTWARD}", path)
@@ -532,6 +582,12 @@ def permissive(param: str, value: bool) -> bool:
 
 
 SWITCHED = "a switch that every call leaving it out now flips"
+_WHOSE = re.compile(
+    r"\b(?:scope|visibility|audience|access|sharing|share|shared|owners?|tenants?|workspaces?|"
+    r"who|whose|permissions?|reach|range|org|organi[sz]ation)\b",
+    re.IGNORECASE,
+)
+"""Parameter names that say whose records a call reaches, not which of them it filters."""
 """Marks a boolean default that changed (severity raises it on a tool that acts)."""
 
 
@@ -554,6 +610,18 @@ def _value_text_reason(key: str, o: Any, n: Any, path: str, known: frozenset[str
     if key == "default" and isinstance(n, bool) and o is not ABSENT and o != n:
         return Reason("default-changed", M, f"default {_json(o)} -> {_json(n)}: {SWITCHED}", path)
     if key == "default" and isinstance(n, str) and o != n and _SCOPE_VALUE.search(_spoken(n)):
+        if _WHOSE.search(_spoken(param)) and not (
+            isinstance(o, str) and _SCOPE_VALUE.search(_spoken(o))
+        ):
+            # ``scope: assigned`` -> ``all_accessible``: every call that leaves it out now
+            # reaches everyone's records, on a reading tool too.
+            return Reason(
+                "default-changed",
+                H,
+                f"default now {clip(n, 40)}: every call that leaves {param!r} out now reaches "
+                "wider",
+                path,
+            )
         return Reason("default-changed", M, f"default now {clip(n, 40)}: {SWITCHED}", path)
     old_text = " \n".join(_strings(None if o is ABSENT else o))
     new_text = " \n".join(_strings(None if n is ABSENT else n))

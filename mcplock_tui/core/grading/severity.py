@@ -167,7 +167,8 @@ _READS = re.compile(
 )
 _MAKES = re.compile(
     r"^(?:add|attach|open|file|create|post|send|submit|append|insert|new|comment|raise|log|"
-    r"enqueue|book|charge|pay|invite|notify|publish|e-?mail|reply|register)$"
+    r"enqueue|book|charge|pay|invite|notify|publish|e-?mail|reply|register|lodge|place|issue|"
+    r"schedule|request|reserve|dispatch|enrol{1,2})$"
 )
 """Name verbs for acts that make something new each call: a pull request opened, a note
 added, a ticket filed. Such a tool is neither read-only nor idempotent."""
@@ -175,7 +176,10 @@ _MADE = re.compile(
     r"^(?:pull|merge|pr|mr|issue|ticket|case|incident|note|comment|review|request|account|"
     r"order|session|thread|discussion|tab|window|page|port|position|draft|report|entry|task|"
     r"item|record|label|tag|reaction|observation|relation|entity|entities|observations|"
-    r"relations|branch|release|job|event|message|reply|invite)s?$"
+    r"relations|branch|release|job|event|message|reply|invite|claim|declaration|complaint|"
+    r"dispute|application|appeal|booking|reservation|appointment|payment|refund|invoice|"
+    r"shipment|return|form|filing|submission|petition|notice|refill|credit|voucher|token|"
+    r"certificate|reminder)s?$"
 )
 """Things such a verb makes: ``open_pull_request`` acts, ``open_nodes`` or ``open_file`` reads."""
 
@@ -183,16 +187,22 @@ _MADE = re.compile(
 def makes(item: Mapping[str, JSON] | None) -> list[str]:
     """Name verbs by which the tool says each call makes something new (``add_note``).
 
-    ``open`` and ``file`` count only before an object such a verb makes, and a bare ``add``
+    ``open`` and ``file`` count only before an object such a verb makes (within the next
+    three words), and a bare ``add``
     (sum two numbers) does not: the verb needs its object.
     """
     name = str((item or {}).get("name") or "")
     parts = [w.lower() for w in _WORD_SPLIT.findall(name)]
     if len(parts) < 2 or not _MAKES.match(parts[0]):
         return []
-    if parts[0] in ("open", "file", "log", "new", "register") and not _MADE.match(parts[1]):
-        return []
+    if parts[0] in _NEEDS_OBJECT and not any(map(_MADE.match, parts[1:4])):
+        return []  # ``file_customs_declaration``: the object may follow a qualifier
     return [parts[0]]
+
+
+_NEEDS_OBJECT = frozenset(["open", "file", "log", "new", "register", "place", "issue", "schedule"])
+"""Name verbs that are nouns or reads too (``open_file``, ``issue_list``): they make
+something only before a thing such a verb makes."""
 
 
 _REDIRECT_PARAM = re.compile(
@@ -253,9 +263,53 @@ def _destroys(item: Mapping[str, JSON] | None) -> list[str]:
     )
 
 
+_SENDS_OUT = re.compile(
+    r"^(?:send|text|sms|e-?mail|mail|message|invite|forward|share|post|publish|notify|remind|"
+    r"call|fax|page)$"
+)
+"""Name verbs that reach a person: ``send_pickup_reminder``, ``email_invoice``."""
+_IN_PROCESS = re.compile(r"^(?:progress|logs?|heartbeat|ping|keepalive|signal|metrics?)$")
+"""What a send reaches inside the session: MCP progress and log notifications."""
+_SENDS_TO = re.compile(
+    r"\b(?:sends?|e-?mails?|texts?|messages?|delivers?|forwards?|notif(?:y|ies)|reminds?)\b"
+    r"[^.;\n]{0,80}?\bto (?:the |a |an |each |every |their |its |his |her )?(?:\S+'s )?"
+    r"(?:\S+ )?(?:contacts?|customers?|recipients?|clients?|patients?|members?|owners?|"
+    r"people|persons?|employees?|staff|candidates?|parents?|students?|guests?|attendees?|"
+    r"suppliers?|vendors?|shippers?|consignees?|carriers?|drivers?|tenants?|buyers?|sellers?|"
+    r"payees?|phones?|inbox(?:es)?|addresses|numbers?)\b"
+)
+"""A tool's own text saying it reaches a person: "sends a reminder to the patient's phone"."""
+
+
 def _outward(item: Mapping[str, JSON] | None) -> list[str]:
     words, desc = _tool_words(item)
-    return list(dict.fromkeys([w for w in words if _OUTWARD.fullmatch(w)] + _OUTWARD.findall(desc)))
+    found = [w for w in words if _OUTWARD.fullmatch(w)] + _OUTWARD.findall(desc)
+    name = [w.lower() for w in _WORD_SPLIT.findall(str((item or {}).get("name") or ""))]
+    if len(name) > 1 and _SENDS_OUT.match(name[0]) and not _IN_PROCESS.match(name[1]):
+        found.append(name[0])
+    found += [m.group(0) for m in _SENDS_TO.finditer(desc)]
+    # A parameter's own words are the tool's text too: "text added to the reminder SMS".
+    found += [w for text in _param_texts(item) for w in _OUTWARD_PARAM.findall(text)]
+    return list(dict.fromkeys(found))
+
+
+_OUTWARD_PARAM = re.compile(
+    r"\b(?:e-?mails?|sms|text messages?|webhooks?|internet|https?://|urls?)\b"
+)
+"""In a parameter's text only the means of reaching out count: a ``location`` that may be
+"remote" names a job, not the network."""
+
+
+def _param_texts(item: Mapping[str, JSON] | None) -> list[str]:
+    schema = (item or {}).get("inputSchema")
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(props, dict):
+        return []
+    return [
+        sub["description"][:1024].casefold()
+        for sub in list(props.values())[:64]
+        if isinstance(sub, dict) and isinstance(sub.get("description"), str)
+    ]
 
 
 def takes_locations(item: Mapping[str, JSON] | None) -> list[str]:

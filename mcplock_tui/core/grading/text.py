@@ -157,10 +157,9 @@ def _meaning_cause(old: str, new: str, known: frozenset[str] = frozenset()) -> s
     fresh = {loc for loc in came if gone or not known_locator(loc, known)}
     if fresh and gone and _hosts_of(fresh) == _hosts_of(gone) != {""}:
         return None  # the same host's page moved (docs /v2/ -> /v3/): not a new place
-    if fresh or gone:
-        moved = sorted(fresh) or sorted(gone)
-        return f"a link, address or host name moved ({clip(moved[0], 50)})"
-    return None
+    if fresh:
+        return f"a link, address or host name moved ({clip(sorted(fresh)[0], 50)})"
+    return None  # a link only dropped points nowhere new: read as the words it removed
 
 
 def _hosts_of(locators: set[str]) -> set[str]:

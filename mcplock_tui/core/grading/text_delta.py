@@ -132,6 +132,9 @@ class Delta:
     retold: frozenset[str] | None = None
     """A rewrite that retells every rule of the old text as a rule: the new sentences that
     retell them (:func:`retellings`); None otherwise."""
+    lead: str = ""
+    """The new text's first sentence, folded: where a prompt says what it does ("Suggest a
+    name for ...")."""
 
 
 def _tokens(text: str) -> list[str]:
@@ -287,12 +290,36 @@ def _distributive(
         and not (w == "one" and n == "another")
         and not (w in ("no", "not") and n in _COMPARED and n2 == "than")
         and not (w == "many" and i > 0 and tokens[i - 1] == "how")
+        and not (w in ("whole", "entire") and _key(n) in _MEASURES)  # "in whole years"
         and not (i in gated and _CLASSES.get(_key(w)) == "quantifier")
         and not (i in told and _key(w) in _STRONG_MODALS)  # "always waits for the user"
         and not (w in _ANY and _any_held(tokens, i))
     ]
 
 
+_MEASURES = frozenset(
+    [
+        "years",
+        "months",
+        "weeks",
+        "days",
+        "hours",
+        "minutes",
+        "seconds",
+        "numbers",
+        "number",
+        "units",
+        "cents",
+        "dollars",
+        "euros",
+        "pounds",
+        "percent",
+        "degrees",
+        "integers",
+        "pages",
+    ]
+)
+"""Units a "whole" counts in: "age in whole years" rounds, it does not widen."""
 _ANY = frozenset(["any", "anything", "anyone"])
 _DENIES = frozenset(["not", "never", "no", "cannot", "nothing", "none", "without", "nor"])
 _LISTS = frozenset(["with", "giving", "including", "showing", "plus", "returns", "lists", "shows"])
@@ -495,6 +522,8 @@ _RETURNS = re.compile(
 )
 _REQUIRES = re.compile(
     r"\b(?:require[sd]?|requiring|must|mandatory|needs? to|needed|has to|have to|obligatory)\b"
+    # "A refill needs the prescriber's authorization": a duty told with its object.
+    r"|\bneeds? (?:a|an|the|their|its|his|her|your|one|two|\w+'s)\b"
 )
 _ADVISES = re.compile(
     r"\b(?:helps?|helpful|recommended|encouraged|optional|useful|preferred|nice to have|"
@@ -867,11 +896,9 @@ def delta(old: str, new: str) -> Delta:
     out.flips.extend(_class_flips(before, after, moved))
     out.flips.extend(_rule_flips(old, new, (a, ka), (b, kb), gated, moved))
     keys = {_key(w) for w in out.added}
-    out.raw = [
-        sentence
-        for sentence in _sentences(unicodedata.normalize("NFKC", new))
-        if keys & {_key(w) for w in _tokens(sentence)}
-    ]
+    every = _sentences(unicodedata.normalize("NFKC", new))
+    out.lead = _fold(every[0]) if every else ""
+    out.raw = [sentence for sentence in every if keys & {_key(w) for w in _tokens(sentence)}]
     out.context = [_fold(sentence) for sentence in out.raw]
     return out
 
@@ -1069,6 +1096,10 @@ _ADDRESSEE = re.compile(
         r"copilot",
     )
 )
+_ADVISE_VERB = r"(?:suggest|recommend|advise|encourage|urge|persuade|convince|nudge|steer)\b"
+"""Advice the model is told to give ("for patients over 70, suggest doubling the dose"): a
+prompt argument or description that steers what the user is told."""
+_ADVISE_LEAD = re.compile(r"\s*" + _ADVISE_VERB)
 _IMPERATIVE = re.compile(
     r"(?:^|[.!?;:,\n] ?|\b(?:and|so|then|also) )"
     + _words(
@@ -1113,6 +1144,9 @@ _IMPERATIVE = re.compile(
     # after "and"/"also" the same verb is one more thing the model is told to do.
     + r"|\b(?:and|so|then|also) (?:pass|call|invoke|copy|paste|attach|hand|feed|pipe)\b"
     # "e-mail"/"post" are nouns too ("name, company and e-mail."): a verb takes an object.
+    # Advice after a clause ("for patients over 70, suggest ...") or starting a sentence.
+    + rf"|(?:[,;:]\s?|\b(?:and|so|then|also) ){_ADVISE_VERB}"
+    + rf"|(?:^|[.!?\n] ?){_ADVISE_VERB}(?= [a-z])"
     + r"|(?:^|[.!?;:\n] ?|\b(?:and|so|then|also) )(?:e-?mail|post)\b"
     r"(?=\s+(?!and\b|or\b|address(?:es)?\b|ids?\b|ID\b)[a-z])"
 )
@@ -1185,8 +1219,10 @@ _SEQUENCE = re.compile(
     r"|(?<!are )(?<!is )(?<!be )\b(?:then|afterwards|after that|once done|when done|follow(?:ed)? up (?:by|with)|"
     r"finish(?:es)? (?:by|with)|wrap(?:s)? up (?:by|with)|end(?:s)? by),?(?: \S+){0,2}? "
     r"(?:delet|remov|prun|drop|purg|wip|scal|shut|stop|kill|clos|archiv|revok|cancel|truncat|"
-    r"reset|restor|replac|overwrit|tid|clean)\w*"
+    r"reset|restor|replac|overwrit|tid|clean)(?!\w*ed\b)\w*"
 )
+# A participle after "then" ("are disabled and then deleted") tells what happens to the
+# data; the order is the bare verb ("then delete the branches").
 _TOOL_CALL = re.compile(
     r"\b(?:call|calls|calling|invoke|invoking|use|using|with|via|run|running) (?:the )?"
     r"[a-z][a-z0-9]*_[a-z0-9_]+\b"
@@ -1250,6 +1286,8 @@ _AUTHORITY = re.compile(
         r"sanctioned",
         r"mandated",
         r"no confirmation",
+        r"no (?:\S+ ){0,2}?(?:confirmations?|approvals?|consent|reviews?|checks?|sign-?offs?|"
+        r"verifications?) (?:is |are )?(?:needed|required|necessary)",
         r"without (?:the |their |any |a |an )?(?:\S+'s |\S+s' |\S+ )?(?:asking|confirm\w*|"
         r"approv\w*|permission|telling|consent|notice|review|prompt(?:ing)?|check(?:ing)?|"
         r"question(?:ing)?|waiting|a yes)",
@@ -1262,8 +1300,11 @@ _AUTHORITY = re.compile(
         r"auto-?(?:approv|confirm|accept|authori[sz])\w*",
         _WHO + r" (?:have |has |had )?(?:already )?(?:accepted|agreed|consented|approved|"
         r"allowed|authori[sz]ed|okayed|opted in)",
-        r"(?:signals?|impl(?:y|ies)|means|constitutes?|counts? as|is taken as|amounts? to) "
-        r"(?:\S+ ){0,2}?(?:acceptance|consent|approval|agreement|a yes|permission)",
+        r"(?:signals?|impl(?:y|ies)|means|constitutes?|counts? as|is taken as|amounts? to|"
+        r"serves? as|stands? in for|substitutes? for|takes? the place of|is as good as|"
+        r"(?:is|are) (?:treated|accepted|taken) as|(?:is|are) enough (?:to|for|as)|suffices? (?:as|for)) "
+        r"(?:\S+ ){0,3}?(?:acceptance|consent|approval|agreement|a yes|permission|confirmation|"
+        r"authori[sz]ation|sign-?off|go-?ahead|check|verification)",
         r"(?:doesn't|does not|don't|do not|needn't|need not) (?:need to |have to )?(?:see|approve|"
         r"confirm|know|review|check|be (?:asked|told|shown|consulted|notified|informed))",
         r"nothing (?:to|needs to be|that needs) (?:confirm|approv|review|check|ask)\w*",
@@ -1276,6 +1317,9 @@ _AUTHORITY = re.compile(
         r"(?:confirmations?|approvals?|checks?|reviews?|prompts?) (?:is|are|was|were|has been|"
         r"have been) (?:\S+ )?(?:waived|dispensed with|suspended|lifted|relaxed|not enforced|"
         r"turned off|disabled|skipped)",
+        r"(?:confirmations?|approvals?|checks?|reviews?|prompts?|authori[sz]ations?|sign-?offs?|"
+        r"verifications?|consent) (?:\S+ ){0,2}?(?:can|may|could|might) (?:\S+ )?be (?:skipped|"
+        r"omitted|left out|waived|bypassed|ignored|dropped|dispensed with)",
         r"(?:has|have|had) (?:already )?(?:okayed|ok'?d|approved|authori[sz]ed|cleared|"
         r"sanctioned|green-?lit|signed off on|blessed)",
         r"(?:consider|treat|regard|deem|assume)(?: \S+){0,4}? (?:as )?(?:confirmed|approved|"
@@ -1424,6 +1468,11 @@ _CAPABILITY = re.compile(
         r"passed (?:on|along|straight)",
         r"(?:any|all|every) (?:other |additional |extra |unknown |undeclared |further )?"
         r"(?:fields|keys|properties|parameters|arguments|settings)",
+        # Where the effect goes, left to whoever asks: "or to whatever number the user gives".
+        r"(?:whichever|whatever|whoever|whomever|wherever|any other|any) (?:\S+ ){0,2}?(?:the |a |an )?"
+        r"(?:user|caller|requester|customer|client|person|model|assistant|they|you)(?:'s)? "
+        r"(?:\S+ )?(?:names?|gives?|chooses?|provides?|picks?|wants?|specif(?:y|ies)|enters?|"
+        r"supplies|types?|asks? for|requests?|likes?|prefers?|mentions?)",
     )
 )
 _PATH = re.compile(
@@ -1927,11 +1976,13 @@ def _passive(text: str, start: int) -> bool:
     window = text[max(0, start - 60) : start]
     if _ASKED_TO_BE.search(window):
         return True
-    before = window.split()[-4:]
+    before = window.split()[-5:]
     skipped = 0
     while before and (before[-1] in _THEN or before[-1].endswith("ly")):
         before.pop()  # "are then permanently deleted"
         skipped += 1
+        if len(before) > 1 and before[-1] == "and" and before[-2].endswith("ed"):
+            del before[-2:]  # "are disabled and then deleted": one more step of the same
     return bool(skipped and before and before[-1] in _AUXILIARY and _RETENTION.search(text))
 
 
@@ -2015,8 +2066,11 @@ def cautionary(sentence: str, old: str = "") -> bool:
     A care the old text gave always, now under a condition ("ask the user first" -> "ask
     the user first when more than one service would be affected"), narrows it: not care."""
     care = _CAUTION.search(sentence)
-    if not care or any(not _banned_without(sentence, w) for w in _WAIVES.finditer(sentence)):
-        return False
+    if not care or any(
+        not _banned_without(sentence, w) and not (old and w.group(0) in old)
+        for w in _WAIVES.finditer(sentence)
+    ):
+        return False  # "do not show them" the old rule already said is not a new waiver
     if old and _QUALIFIER.search(sentence) and _qualified_again(sentence, old):
         return False
     for m in _PUSHES.finditer(sentence):
@@ -2077,8 +2131,8 @@ address or phone number"): no comma, stop or turn ("but", "unless") in between."
 _DENIED_FAR = re.compile(r"\b(?:not|n't|never|no longer|cannot|nor|neither)\b(?:\s+\S+){0,6}\s*$")
 _PERIOD = (
     r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|thirty|"
-    r"sixty|ninety|a|an) (?:calendar |business |working )?(?:days?|hours?|weeks?|months?|"
-    r"quarters?|years?)"
+    r"sixty|ninety|a|an) (?:calendar |business |working |consecutive |straight |full |whole )?"
+    r"(?:days?|hours?|weeks?|months?|quarters?|years?)"
 )
 _RETENTION = re.compile(
     r"\bexpire[sd]?\b|\bretention\b|\bretained\b"
@@ -2090,6 +2144,8 @@ _RETENTION = re.compile(
 """A retention period, however told: "after 7 days", "90 days after the report is paid",
 "older than seven years", "at the end of each quarter"."""
 _PURGED = re.compile(r"(?:delet|remov|archiv|eras|purg)ed")
+_PURGES = re.compile(r"(?:delet|remov|archiv|eras|purg)es")
+"""The server's own retention told actively, in the third person."""
 """The states a retention period ends in; "shared after 30 days" is an act."""
 _STATE = re.compile(r"(?:delet|remov|archiv|clos|cancell?|eras|purg|shar)ed")
 """A participle after an article names a state: "deleted candidates", "the shared mailbox"."""
@@ -2116,6 +2172,8 @@ def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
             continue  # "asked for their data to be deleted", "are then deleted": a state
         if _PURGED.fullmatch(m.group(0)) and _RETENTION.search(text):
             continue  # "exports expire after 7 days and are then deleted": retention
+        if _PURGES.fullmatch(m.group(0)) and _RETENTION.search(_sentence_of(text, m.start())):
+            continue  # "RxDesk deletes them 90 days after closing": the server's retention
         if _STATE.fullmatch(m.group(0)) and (
             (_DETERMINER | _OF) & set(before[-1:]) or (before[-1:] and before[-1].endswith("'s"))
         ):
@@ -2149,16 +2207,46 @@ _HANDS_ON = re.compile(
 )
 
 
+def _sentence_bounds(text: str, at: int, stops: str = ".;!?\n") -> tuple[int, int]:
+    """Where the sentence around ``at`` starts and ends."""
+    start = max(text.rfind(c, 0, at) for c in stops) + 1
+    ends = [e for e in (text.find(c, at) for c in stops) if e >= 0]
+    return start, min(ends) if ends else len(text)
+
+
+def _sentence_of(text: str, at: int) -> str:
+    start, end = _sentence_bounds(text, at)
+    return text[start:end]
+
+
+_MASKS = re.compile(
+    r"(?<!not )(?<!never )(?<!longer )(?<!without )(?<!un)\b(?:mask(?:ed|s)?|redact(?:ed|s)?|"
+    r"hashed|truncated|obfuscated|anonymi[sz]ed|pseudonymi[sz]ed|last (?:\w+ )?(?:\d+|one|two|"
+    r"three|four|five|six) (?:digits?|characters?|letters?))\b"
+)
+"""Personal data shown only in part: "last two digits of the phone number", "the day and
+month are redacted"."""
+
+
 def _shielded(text: str, at: int) -> bool:
     """Personal data named in a sentence that hands nothing on: a protective rule extended
-    to it ("the same applies to signer IP addresses") or the fields a reading tool returns
-    ("returns each visit's location and the vet")."""
-    start = max(text.rfind(c, 0, at) for c in ".;!?\n") + 1
-    ends = [e for e in (text.find(c, at) for c in ".;!?\n") if e >= 0]
-    sentence = text[start : min(ends) if ends else len(text)]
+    to it ("the same applies to signer IP addresses"), the fields a reading tool returns
+    ("returns each visit's location and the vet"), or data its line says is masked."""
+    start, end = _sentence_bounds(text, at)
+    sentence = text[start:end]
     if _HANDS_ON.search(sentence):
         return False
-    return bool(_SAME_RULE.search(text, start, at) or _RETURNS_LEAD.match(sentence))
+    # The masking may be told in the next sentence: "year of birth only; the day and month
+    # are redacted".
+    nxt = end
+    while nxt < min(len(text), end + 8) and text[nxt] in ".;!?\n ":
+        nxt += 1
+    next_end = _sentence_bounds(text, nxt)[1] if nxt < len(text) else end
+    return bool(
+        _SAME_RULE.search(text, start, at)
+        or _RETURNS_LEAD.match(sentence)
+        or _MASKS.search(text, start, max(end, next_end))
+    )
 
 
 _DENIED_AFTER = re.compile(
@@ -2473,6 +2561,9 @@ def _orders(pattern: re.Pattern[str], r: _Read) -> list[str]:
         found = [h for h in found if not _same_ban(h, live, d.old_forbidden)]
     if pattern is _IMPERATIVE and d.rewrite:
         found = [h for h in found if not _told_before(h, d.old_keys)]
+    if pattern is _IMPERATIVE and d.lead:
+        # "Suggest a name for the branch": the lead of a prompt says what it does.
+        found = [h for h in found if not (_ADVISE_LEAD.match(h) and d.lead.startswith(h.strip()))]
     if pattern is _ADDRESSEE and "you" in {h.casefold() for h in found}:
         found = [h for h in found if h.casefold() != "you" or not _only_argument_you(live)]
     return found
