@@ -478,6 +478,11 @@ def _values_added(old: list[Any], new: list[Any], path: str) -> Reason | None:
     words = [_spoken(v) for v in old if isinstance(v, str)]
     said = "\n".join(f"value {_spoken(v)}" for v in added if isinstance(v, str))  # labels
     found = text_signals("\n".join(words), said)
+    # Read as words, "email+copy:qa@example.net" loses its address: look for places as written.
+    raw = "\n".join(v for v in added if isinstance(v, str))
+    found += [
+        sig for sig in text_signals("\n".join(str(v) for v in old), raw) if sig.kind == "entity"
+    ]
     shown = ", ".join(clip(v, 30) for v in added[:5])
     prose = [v for v in added if isinstance(v, str) and _prose(v)]
     if (
@@ -563,7 +568,9 @@ def _param_of(path: str) -> str:
 
 _SAYS_YES = re.compile(
     r"confirm|approv|consent|acknowledg|^ack|force|skip|bypass|yes|unmask|reveal|"
-    r"include_?(?:contact|pii|personal|secrets?|raw|unmasked|full|sensitive|private|email|phone)|"
+    r"include_?(?:contact|pii|personal|secrets?|raw|unmasked|full|sensitive|private|email|phone|"
+    r"medical|health|diagnos\w*|financial|bank\w*|ssn|salary|payroll|credit|criminal|"
+    r"background|biometric|location|address(?:es)?|dob|birth\w*)|"
     r"show_?(?:secrets?|full|raw|contact)",
     re.I,
 )
@@ -582,6 +589,7 @@ def permissive(param: str, value: bool) -> bool:
 
 
 SWITCHED = "a switch that every call leaving it out now flips"
+_INCLUDES = re.compile(r"(?:include|show|with|return)_?", re.I)
 _WHOSE = re.compile(
     r"\b(?:scope|visibility|audience|access|sharing|share|shared|owners?|tenants?|workspaces?|"
     r"who|whose|permissions?|reach|range|org|organi[sz]ation)\b",
@@ -600,11 +608,16 @@ def _value_text_reason(key: str, o: Any, n: Any, path: str, known: frozenset[str
     if key == "default" and isinstance(n, bool) and o != n and permissive(param, n):
         # ``confirmed: true`` or ``dry_run: false`` by default: the check is answered for
         # the model on every call that leaves it out.
+        what = (
+            "now pulls in that data"
+            if _INCLUDES.match(param)
+            else "now skips its confirmation or safety check"
+        )
         return Reason(
             "default-changed",
             H,
             f"default {_json(None if o is ABSENT else o)} -> {_json(n)}: every call that leaves "
-            f"{param!r} out now skips its confirmation or safety check",
+            f"{param!r} out {what}",
             path,
         )
     if key == "default" and isinstance(n, bool) and o is not ABSENT and o != n:
