@@ -16,6 +16,12 @@ NARROWED = [
     ("[0-9]", "^(2024|2025)$"),  # a search: each value holds a digit
     ("^[A-Z]{3}$", "^USD$"),
     ("^CHG-[0-9]{4,8}$", "^CHG-[0-9]{6}$"),  # the repeat-count proof still holds
+    # Proven by comparing the languages: a first letter split off, a class narrowed with a
+    # path added after it, a time told by its digits.
+    ("^v_[a-z0-9_]{1,60}$", "^v_[a-z][a-z0-9_]{0,40}$"),
+    ("^https://[A-Za-z0-9.-]+\\.example\\.com/", "^https://[a-z0-9-]+\\.example\\.com/hooks/"),
+    ("^[0-9]{2}:[0-9]{2}$", "^([01][0-9]|2[0-3]):[0-5][0-9]$"),
+    ("^https://", "^https://[a-z0-9.-]+(:[0-9]+)?/"),
 ]
 NOT_PROVEN = [
     ("^[A-Z]{3}$", "^(USD|EURO)$"),  # EURO is four letters: wider, not narrower
@@ -25,6 +31,9 @@ NOT_PROVEN = [
     ("^[A-Z]{3}$", "^(USD|EUR)+$"),  # repeated: 'USDEUR' passes
     ("^[A-Z]{3}$", "^(USD|[A-Z]{4})$"),
     ("^(a+)+$", "^(aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab)$"),
+    ("^[A-Za-z_]+/[A-Za-z_]+$", "^[A-Z][A-Za-z_]+/[A-Z][A-Za-z_]+(/[A-Z][A-Za-z_]+)?$"),
+    ("^https://", "^https?://"),  # http is new
+    ("^[a-z]+$", "(?=a)[a-z]+"),  # a lookahead is not compared
 ]
 
 

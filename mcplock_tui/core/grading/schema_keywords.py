@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from mcplock_tui.core.canonical import canon_json
+from mcplock_tui.core.grading.regex_subset import pattern_subset
 from mcplock_tui.core.grading.text import clip, text_reason, title_reason
 from mcplock_tui.core.grading.text_delta import text_signals
 from mcplock_tui.core.model import Reason, Severity
@@ -262,15 +263,17 @@ def _ranges(pattern: str) -> tuple[str, list[tuple[float, float]]]:
 def pattern_narrowed(old: Any, new: Any) -> bool:
     """``^CHG-[0-9]{4,8}$`` -> ``^CHG-[0-9]{6}$``: the same pattern with every repeat count
     inside the old one's range; ``^[A-Z]{3}$`` -> ``^(USD|EUR)$``: a list of plain values
-    the old pattern takes. Either matches a subset. Anything else is not proven."""
+    the old pattern takes; otherwise the two patterns' languages compared (capped, see
+    :mod:`regex_subset`). Each proves the new one matches a subset. Anything else is not
+    proven."""
     if not (isinstance(old, str) and isinstance(new, str)) or len(old) + len(new) > 4096:
         return False
     if _values_taken(old, new) or _prefix_extended(old, new):
         return True
     (a, ra), (b, rb) = _ranges(old), _ranges(new)
-    if a != b or len(ra) != len(rb):
-        return False
-    return all(o[0] <= n[0] and n[1] <= o[1] for o, n in zip(ra, rb, strict=True))
+    if a == b and len(ra) == len(rb):
+        return all(o[0] <= n[0] and n[1] <= o[1] for o, n in zip(ra, rb, strict=True))
+    return pattern_subset(old, new) is True
 
 
 def _top_level_alternation(pattern: str) -> bool:

@@ -210,11 +210,34 @@ def _bag(words: list[str], numbers: bool) -> dict[str, list[str]]:
             and ("." not in w or _AMOUNT.fullmatch(w))
         ):
             cls = "number"
+        if cls is None and numbers and k in _NUMBER_WORDS:
+            out.setdefault("number", []).append(_NUMBER_WORDS[k])  # "two identifiers" is 2
+            continue
         if cls is not None:
             out.setdefault(cls, []).append(_SYNONYMS.get(k, k))
     return out
 
 
+_NUMBER_WORDS = dict(
+    zip(
+        [
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        ],
+        [str(n) for n in range(2, 13)],
+        strict=True,
+    )
+)
+"""Counts written out; "one" stays a quantifier (it is also the article's number)."""
 _NEGATING = ("un", "in", "ir", "il", "im", "non", "dis", "non-")
 _COUNTED = frozenset(["of", "for", "to", "every", "all", "selected", "matching", "given"])
 _SUBJECTS = frozenset(
@@ -252,7 +275,7 @@ def _affix_flips(old_part: list[str], new_part: list[str], leading: bool) -> lis
         if len(x) < 3 or len(y) < 3 or x == y:
             continue
         if (
-            (y in (x + "s", x + "es") or x in (y + "s", y + "es"))
+            y in (x + "s", x + "es")  # one becomes many; "earlier days" -> "an earlier day" narrows
             and not (leading and i == 0)
             and x not in _OBLIGES  # "payouts need" -> "a payout needs": the verb agrees
             and (i == 0 or new_part[i - 1] in _DETERMINER or new_part[i - 1] in _COUNTED)
@@ -796,10 +819,15 @@ _VERSION_NOUNS = frozenset({
 })  # fmt: skip
 
 
-def _counts(part: list[str], tokens: list[str], start: int) -> list[str]:
-    """The words of a part that may be counts: "schema 12" and a year are names, not counts."""
+def _counts(part: list[str], tokens: list[str], start: int, spelled: bool = True) -> list[str]:
+    """The words of a part that may be counts: "schema 12" and a year are names, not counts.
+
+    ``spelled``: counts written out ("two identifiers") too; a rewrite retells "between two
+    dates" as "in a date range", so there only digits count."""
     out: list[str] = []
     for i, w in zip(range(start, start + len(part)), part, strict=True):
+        if not spelled and _key(w) in _NUMBER_WORDS:
+            continue
         if w.isdigit() and (
             (i > 0 and tokens[i - 1] in _VERSION_NOUNS) or (len(w) == 4 and w[:2] in ("19", "20"))
         ):
@@ -921,9 +949,9 @@ def delta(old: str, new: str) -> Delta:
             # "wait for the user" -> "the assistant waits for the user": a verb, not a count.
             leading = j1 == 0 or b[j1 - 1] in _SENTENCE_END or _key(b[j1 - 1]) in _SUBJECTS
             affixes.extend(_affix_flips(old_part, new_part, leading))
-        gone_numbers.extend(_counts(old_part, a, i1))
+        gone_numbers.extend(_counts(old_part, a, i1, not retold))
         if op == "replace":
-            came_numbers.extend(_counts(new_part, b, j1))  # an inserted example is no flip
+            came_numbers.extend(_counts(new_part, b, j1, not retold))  # an example is no flip
     went, arrived = _changed_numbers(a, b, gone_numbers, came_numbers)
     before = _bag(gone, False) | {"number": went}
     after = _bag(came, False) | {"number": arrived}
