@@ -606,7 +606,11 @@ _UNMASK = re.compile(
 
 _PROTECTED = re.compile(
     r"(?:^|_|\b)(?:age|gender|sex|race|ethnicity|religion|disability|pregnancy|marital\w*|"
-    r"nationality|national_origin|birth_?year|date_of_birth|dob|graduation_?year)(?:$|_|\b)",
+    r"nationality|national_origin|birth_?year|date_of_birth|dob|graduation_?year|"
+    # Proxies in housing, lending and hiring: familial status, language, income source.
+    r"children|kids|no_?kids|adults?_?only|famil(?:y|ies|ial)\w*|english\w*|native\w*|"
+    r"accent|vouchers?|section_?8|citizen\w*|immigra\w*|veteran\w*|pregnan\w*|disab\w*|"
+    r"religio\w*)(?:$|_|\b)",
     re.IGNORECASE,
 )
 _TENANTS = re.compile(

@@ -684,8 +684,32 @@ def _protection_dropped(old: list[str], new: list[str]) -> str | None:
     undone = {p for w in new for p in _PROTECTS if w.startswith("un" + p)} - {
         p for w in old for p in _PROTECTS if w.startswith("un" + p)
     }
+    undone &= had  # "messages are stored unencrypted by carriers": no protection was told
     gone = sorted((had - keeps) | undone)
     return gone[0] if gone else None
+
+
+_CONDITIONS = re.compile(r"\b(?:when|whenever|if|unless|only if|only when|where|provided)\b")
+
+
+def _protection_conditioned(old: str, new: str) -> str | None:
+    """A protection the old text gave always, kept word for word with a condition it
+    lacked ("are masked to the last four digits" -> "... when mask_identifiers is true"):
+    the protection now has an off switch."""
+    if len(old) + len(new) > 2 * MAX_DELTA_CHARS:
+        return None
+    told = [(x, {_key(w) for w in _TOKEN.findall(x)}) for x in _sentences(new)[:_MAX_RULES]]
+    for rule in _sentences(old)[:_MAX_RULES]:
+        words = {_key(w) for w in _TOKEN.findall(rule)}
+        if not any(w.startswith(_PROTECTS) for w in words):
+            continue
+        had = set(_CONDITIONS.findall(rule))
+        for sentence, keys in told:
+            if sentence != rule and words <= keys:
+                came = sorted(set(_CONDITIONS.findall(sentence)) - had)
+                if came:
+                    return str(came[0])
+    return None
 
 
 def _softened(old: str, new: str) -> str | None:
@@ -713,20 +737,48 @@ _REQUIRE_WORDS = frozenset(
 )
 
 
-_CAPS = (("at", "most"), ("up", "to"), ("more", "than"), ("maximum",), ("max",), ("limit",))
+_CAPS = (
+    ("at", "most"),
+    ("up", "to"),
+    ("more", "than"),
+    ("maximum",),
+    ("max",),
+    ("limit",),
+    ("above",),
+    ("over",),
+    ("exceeding",),
+    ("exceeds",),
+    ("the", "last"),
+    ("the", "past"),
+    ("within",),
+)
+"""Words before a number whose lowering tightens: a cap, an approval threshold, a window."""
+_FLOORS = (("at", "least"), ("minimum",), ("min",), ("no", "sooner", "than"))
+"""Words before a number whose raising tightens."""
 
 
 def _cap_lowered(a: list[str], b: list[str], gone: list[str], came: list[str]) -> bool:
-    """One cap moved down in the same words ("at most 1000 rows" -> "at most 500 rows"):
-    a tightened limit, not a flip to worry about."""
+    """One limit moved the strict way in the same words: a cap or a threshold down ("at
+    most 1000 rows" -> "at most 500", "refunds above USD 500 need approval" -> "above USD
+    250", "in the last 24 months" -> "12"), a floor up ("at least 2" -> "at least 3")."""
     if len(gone) != 1 or len(came) != 1 or not (gone[0].isdigit() and came[0].isdigit()):
         return False
 
-    def capped(tokens: list[str], number: str) -> bool:
+    def lead(tokens: list[str], number: str) -> tuple[str, ...] | None:
         at = tokens.index(number) if number in tokens else -1
-        return at > 0 and any(tuple(tokens[max(0, at - len(c)) : at]) == c for c in _CAPS)
+        for c in (*_CAPS, *_FLOORS):
+            start = at - len(c)
+            if at > 0 and tuple(tokens[max(0, start) : at]) == c:
+                return c
+            if start > 0 and tuple(tokens[start - 1 : at - 1]) == c and tokens[at - 1].isalpha():
+                return c  # "above USD 500": a unit between
+        return None
 
-    return capped(a, gone[0]) and capped(b, came[0]) and int(came[0]) < int(gone[0])
+    was, now = lead(a, gone[0]), lead(b, came[0])
+    if was is None or was != now:
+        return False
+    lower = int(came[0]) < int(gone[0])
+    return lower if was in _CAPS else not lower
 
 
 _NOT_ACTS = frozenset(
@@ -815,7 +867,8 @@ def _gate_narrowed(a: list[str], b: list[str], gated: frozenset[int]) -> list[st
 
 _VERSION_NOUNS = frozenset({
     "schema", "version", "api", "release", "edition", "rev", "revision", "build", "protocol",
-    "v", "model", "spec", "draft", "python", "node", "level",
+    "v", "model", "spec", "draft", "python", "node", "level", "iso", "rfc", "iec", "ieee",
+    "ecma", "utf", "sha", "pep", "cve", "ipv", "http",
 })  # fmt: skip
 
 
@@ -1130,6 +1183,9 @@ def _rule_flips(
     unprotected = _protection_dropped(ka, kb)
     if unprotected:
         out.append(f"protection dropped: {unprotected}")
+    conditioned = _protection_conditioned(m.old_text, m.new_text)
+    if conditioned:
+        out.append(f"protection made conditional: {conditioned!r}")
     narrowed = [] if m.rewrite and _kept_gates(a, gated) else _gate_narrowed(a, b, gated)
     if narrowed:
         out.append("consent narrowed: " + ", ".join(narrowed[:3]))
@@ -1303,6 +1359,12 @@ _RANKS_BY = re.compile(
 """People judged by a protected characteristic or its proxy ("candidates with no career
 breaks are ranked first", "decline applicants with housing vouchers"): unlawful in hiring,
 housing and lending whatever the wording."""
+_PEOPLE = re.compile(
+    r"\b(?:patients?|applicants?|candidates?|tenants?|renters?|borrowers?|customers?|people|"
+    r"persons?|employees?|students?|households?|famil(?:y|ies)|users?|members?|guests?|clients?|"
+    r"residents?|claimants?|drivers?|workers?|staff|anyone|whoever|those|men|women|kids|children)\b"
+)
+_JUDGE_NOUN = re.compile(r"\b(?:the|a|an|its|their|our|this) " + _JUDGES + r"\b")
 _DENIAL_INSIDE = re.compile(r"\b(?:never|not|no|n't|without|nor|cannot|neither)\b")
 _ALWAYS = re.compile(
     r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bget )(?<!\bgets )"
@@ -2079,6 +2141,12 @@ def _verb_hits(pattern: re.Pattern[str], text: str) -> list[str]:
             continue
         if _DENIED.search(text[max(0, m.start() - 40) : m.start()]):
             continue  # "never moves money"
+        if _ASKED_TO.search(text, max(0, m.start() - 60), m.start()):
+            continue  # "ask the tenant to send them": the person's act
+        if before[-1:] in (["or"], ["nor"]) and _BAN_BEFORE_LIST.search(
+            text, max(0, m.start() - 200), m.start()
+        ):
+            continue  # "it does not create, update or close anything"
         if not _NOTHING_AFTER.match(text, m.end()):
             out.append(m.group(0).strip())
     return out
@@ -2145,12 +2213,17 @@ _CAUTION = re.compile(
     r"|\b(?:tell|inform|warn|notify|show|ask|remind)\s+(?:the |their )?(?:user|"
     r"account holder|household|caller|requester|owner|supervisor|manager|approver)\b"
     r"|\bask (?:again|first|them|the user)\b|\bread (?:\S+ ){0,4}?back\b"
-    r"|\bwait (?:for|until)\b|\bconfirm (?:\S+ ){0,6}?with (?:the |their )?(?:user|owner|"
-    r"supervisor|manager|approver|account holder)\b"
+    r"|\bwait (?:for|until)\b|\bconfirm (?:\S+ ){0,6}?with (?:the |their )?(?:\S+ )?(?:user|owner|"
+    r"supervisor|manager|approver|account holder|pharmacist|clinician|doctor|vet|admin\w*|"
+    r"lead|officer|" + _WHO + r")\b"
     r"|\b(?:decline|refuse|explain that)\b"
     r"|\b(?:say|explain|mention|point out|state) (?:so |this |that |it )?to (?:the |their )?"
     + _WHO
     + r"|\bask(?:ing)? (?:them|him|her|the \w+) to (?:confirm|approve|agree)\b"
+    r"|\b(?:hand|give|pass|show) (?:it|them|this|that) (?:back )?to (?:the |their )?(?:\S+ )?"
+    + _WHO
+    + r"|\b(?:hand|give|pass|show) (?:it|them|this|that) (?:back )?to (?:the |their )?(?:\S+ )?"
+    r"(?:manager|pharmacist|clinician|doctor|admin\w*|owner|supervisor)s?\b"
     r"|\btreat (?:\S+ ){0,10}?as (?:\S+ )?(?:personal|sensitive|confidential|private|"
     r"special-category|restricted|untrusted|secret)\b"
 )
@@ -2161,6 +2234,10 @@ _WAIVES = re.compile(
     r"|\b(?:do not|don't|never|no longer|stop|avoid) (?:\w+ )?(?:double-|cross-|re-)?(?:ask|"
     r"confirm|tell|inform|verify|validate|notify|wait|check|prompt|bother|interrupt|warn|"
     r"mention|report|surface|flag|escalate)\w*"
+    # Asking for data ("never ask for their SSN", "do not ask them to send it") is a privacy
+    # ban, not a consent question skipped.
+    r"(?! (?:for\b|(?:\S+ ){0,3}?to (?:send|share|provide|give|enter|type|read|upload|paste|"
+    r"disclose|spell|photograph)\b))"
     # Showing or reading data out is withheld from the user only when the user is named: "do
     # not read captions aloud" keeps data back from everyone.
     r"|\b(?:do not|don't|never|no longer|stop|avoid) (?:\w+ )?(?:show|read|disclose)\w*"
@@ -2178,6 +2255,14 @@ _PUSHES = re.compile(
     r"immediately|straight away|right away|proceed|go ahead|continue)\b|(?<!ask )(?<!asks )(?<!asked )\bdirectly\b"
     r"|(?<!ask )(?<!confirm )(?<!check )\bfirst\b"
 )
+
+
+_GATED_PUSH = re.compile(
+    r"\b(?:before|until|unless|only after|only once)\s+(?:you|it|they|the assistant|calling)?\s*$"
+)
+""""Before you call it, read it back": the call is what waits."""
+_GATE_IN_CLAUSE = re.compile(r"\b(?:confirm|ask|check)\w*\b[^.;:!?,]{0,80}$")
+""""confirm with the duty pharmacist first": first is when the gate comes."""
 
 
 def _banned_without(sentence: str, m: re.Match[str]) -> bool:
@@ -2211,6 +2296,9 @@ def cautionary(sentence: str, old: str = "") -> bool:
             or _DENIED.search(sentence[max(0, m.start() - 30) : m.start()])
             or _USERS_ACT.search(sentence[max(0, m.start() - 40) : m.start()])
             or (before[-1:] in (["or"], ["nor"]) and _DENIED_CLAUSE.search(sentence[: m.start()]))
+            or _GATED_PUSH.search(sentence, max(0, m.start() - 30), m.start())
+            or _ASKED_TO.search(sentence, max(0, m.start() - 60), m.start())
+            or (m.group(0) == "first" and _GATE_IN_CLAUSE.search(sentence, 0, m.start()))
         ):
             continue  # "one call", "has already run", "do not add": a noun, a fact, a denial
             # ("do not read captions aloud or copy them": both verbs under the ban)
@@ -2277,9 +2365,20 @@ _RETENTION = re.compile(
 "older than seven years", "at the end of each quarter"."""
 _PURGED = re.compile(r"(?:delet|remov|archiv|eras|purg)ed")
 _PURGES = re.compile(r"(?:delet|remov|archiv|eras|purg)es")
+_ASKED_TO = re.compile(
+    r"\b(?:ask|asks|asking|asked|tell|tells|let|lets|invite|invites|allow|allows)\s+(?:the |a |an "
+    r"|their |each )?(?:\S+\s+)?\S+\s+to\s+$"
+)
+_KEPT_WORD = re.compile(r"secrets?$|passwords?$|api keys?$|tokens?$|credentials?$")
+_SHOWN_ONCE = re.compile(
+    r"\b(?:shown|displayed|returned|visible|given) only once\b|\bonly (?:shown|displayed|"
+    r"returned) once\b|\bcannot (?:\S+ ){0,2}?(?:display|show|retrieve|return)\w* (?:it |them )?"
+    r"again\b|\bstore (?:it|them) (?:securely|safely)\b|\b(?:secret|password) (?:manager|vault)\b"
+)
+"""A secret the server issues to the person once, to keep: not one the model hands on."""
 _REFUSED = re.compile(r"\b(?:fails?|failed|rejected|refused|blocked|quarantined|denied)\b")
 _BAN_BEFORE_LIST = re.compile(
-    r"\b(?:do not|don't|never|must not|no)\s+(?:\w+\s+)?(?:[^\s.;:!?]+\s+){0,12}(?:or|nor)\s+$"
+    r"\b(?:not|n't|never|no)\s+(?:\w+\s+)?(?:[^\s.;:!?]+\s+){0,12}(?:or|nor)\s+$"
 )
 """The last item of a banned list: "do not include A, B, C or anything about D"."""
 """The server's own retention told actively, in the third person."""
@@ -2334,8 +2433,16 @@ def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
             continue  # "share links", "sharing settings": a thing named, not an act
         if _NOTHING_AFTER.match(text, m.end()) or _DENIED_AFTER.match(text, m.end()):
             continue
+        if _ACT_VERB.match(m.group(0)) and _ASKED_TO.search(
+            text, max(0, m.start() - 60), m.start()
+        ):
+            continue  # "ask the tenant to send them": the person's act, not the model's
         if pattern is _HARVEST and _shielded(text, m.start()):
             continue
+        if _KEPT_WORD.match(m.group(0)) and _SHOWN_ONCE.search(
+            text, max(0, m.start() - 200), m.end() + 200
+        ):
+            continue  # "the signing secret is shown only once; store it in a password manager"
         out.append(m.group(0).strip())
     return out
 
@@ -2376,6 +2483,14 @@ _MASKS = re.compile(
 month are redacted"."""
 
 
+_NOT_ASKED = re.compile(
+    r"\b(?:never|do not|don't|must not|should not)\s+(?:ask (?:\S+ )?for|request|collect|"
+    r"pass|send|copy|store|include|log)\s+(?:it|them|these|those|this)\b"
+)
+""""Patients enter their date of birth on the pharmacy's own form; never ask for it": the
+data named is what the model is kept from."""
+
+
 def _shielded(text: str, at: int) -> bool:
     """Personal data named in a sentence that hands nothing on: a protective rule extended
     to it ("the same applies to signer IP addresses"), the fields a reading tool returns
@@ -2394,11 +2509,12 @@ def _shielded(text: str, at: int) -> bool:
         _SAME_RULE.search(text, start, at)
         or _RETURNS_LEAD.match(sentence)
         or _MASKS.search(text, start, max(end, next_end))
+        or _NOT_ASKED.search(text, start, max(end, next_end))
     )
 
 
 _DENIED_AFTER = re.compile(
-    r"(?:\s+\S+){0,2}?\s+(?:are|is|will be|get|gets)\s+(?:never|not)\s+(?:returned|stored|shown|"
+    r"(?:\s+\S+){0,6}?\s+(?:are|is|will be|get|gets)\s+(?:never|not)\s+(?:returned|stored|shown|"
     r"included|logged|sent|shared|exposed|kept|saved|displayed|printed)\b"
     r"|(?:\s+\S+){0,4}?\s+(?:are|is|will be|get|gets)\s+(?:rejected|refused|blocked|denied|ignored)\b"
     r"|(?:\s+\S+){0,2}?\s+(?:are |is |were |was |get |gets )?(?:omitted|excluded|withheld|redacted|"
@@ -2780,7 +2896,10 @@ def _phrase_signals(r: _Read) -> list[Signal]:
     ranked = [
         h
         for h in _undenied(_RANKS_BY, r.live)
-        if _touches(h, r.added) and not _DENIAL_INSIDE.search(h)  # "must never be used to rank"
+        if _touches(h, r.added)
+        and not _DENIAL_INSIDE.search(h)  # "must never be used to rank"
+        and _PEOPLE.search(_sentence_of(r.live, r.live.find(h)))  # "criteria ... are rejected"
+        and not _JUDGE_NOUN.search(h)  # "the screening partner's form"
     ]
     if ranked:
         out.append(Signal("protected", tuple(dict.fromkeys(ranked))))
