@@ -126,7 +126,8 @@ BASE: dict[str, Any] = {
         },
         {
             "name": "search_patients",
-            "description": "Searches patients seen in the last 24 months by name or date of birth.",
+            "description": "Searches patients seen in the last 24 months by name or date of birth. "
+            "Only patients of the signed-in store are returned.",
             "inputSchema": {
                 "type": "object",
                 "properties": {
@@ -545,6 +546,10 @@ BENIGN: dict[str, dict[str, Any]] = {
         D.format(0): BASE["tools"][0]["description"].replace(
             " Voided prescriptions are not included.", ""
         )
+    },
+    "only-retold-as-others-excluded": {
+        D.format(4): "Searches patients seen in the last 24 months by name or date of birth. "
+        "Patients of other stores are not returned."
     },
     "new-confirm-flag": param(
         5,

@@ -1137,6 +1137,13 @@ def _same_modal(was: list[str], now: list[str], m: _Moved) -> bool:
     return not lost and _no_leave(gained, m.new_text, m.old_text)
 
 
+_OTHERS_EXCLUDED = re.compile(
+    r"\bother\b[^.;:\n]{0,60}?\b(?:are|is) (?:not|never) (?:returned|shown|included|listed|"
+    r"visible|searched)\b"
+)
+"""The reach of "only" told from the other side: "patients of other stores are not returned"."""
+
+
 def _class_flips(before: dict[str, list[str]], after: dict[str, list[str]], m: _Moved) -> list[str]:
     """Negations, modals, quantifiers and numbers that changed what the text allows."""
     out: list[str] = []
@@ -1149,6 +1156,10 @@ def _class_flips(before: dict[str, list[str]], after: dict[str, list[str]], m: _
         if cls == "quantifier" and m.rewrite:
             # "one colleague" retold as "a colleague": the article says one as well.
             was, now = [w for w in was if w != "one"], [w for w in now if w != "one"]
+        if cls == "quantifier" and "only" in was and "only" not in now:
+            others = [x.group(0) for x in _OTHERS_EXCLUDED.finditer(m.new_text)]
+            if any(x not in m.old_text for x in others):
+                was = [w for w in was if w != "only"]  # "only mine" told as "others' are not"
         if _flipped(cls, was, now, m.rewrite):
             shown_was = " ".join(was)[:40] or "(none)"
             shown_now = " ".join(now)[:40] or "(none)"
