@@ -156,12 +156,10 @@ _FIRST_FRAME = (
 )
 
 
-def test_reading_the_lockfile_and_drawing_the_first_frame_leave_writers_unloaded(
-    tmp_path: Path,
-) -> None:
-    """A lockfile as written reads without tomllib (the fast reader takes it), and no launch
-    line is shown before capture: TOML fallback, redaction patterns and host patterns are
-    loaded by what uses them, after the first frame."""
+def test_the_first_frame_on_a_pinned_project_loads_only_what_it_uses(tmp_path: Path) -> None:
+    """A lockfile as written reads without tomllib (the fast reader takes it); no launch line
+    is shown, no lockfile written and no change explained before capture: the TOML fallback,
+    the redaction and host patterns and the explain types load with what uses them."""
     defs = write_defs(tmp_path / "defs.json")
     config = {
         "mcpServers": {"local": {"command": sys.executable, "args": [str(RAWSERVER), str(defs)]}}
@@ -169,7 +167,12 @@ def test_reading_the_lockfile_and_drawing_the_first_frame_leave_writers_unloaded
     (tmp_path / ".mcp.json").write_text(json.dumps(config), encoding="utf-8")
     pinned = _run(tmp_path, "pin")
     assert pinned.returncode == 0, pinned.stderr
-    later = ("tomllib", "mcplock_tui.redaction", "mcplock_tui.core.hosts")
+    later = (
+        "tomllib",
+        "mcplock_tui.redaction",
+        "mcplock_tui.core.hosts",
+        "mcplock_tui.core.verdict",
+    )
     done = subprocess.run(
         [sys.executable, "-c", _FIRST_FRAME, *later],
         cwd=tmp_path,

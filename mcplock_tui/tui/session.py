@@ -17,6 +17,7 @@ import json
 from collections.abc import Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcplock_tui.core import review
 from mcplock_tui.core.graded import GradedChange, ReviewState
@@ -26,10 +27,12 @@ from mcplock_tui.core.model import CaptureResult, ErrorKind, Finding, Severity, 
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.core.report import ServerReport, Status
 from mcplock_tui.core.review import Action, Decision
-from mcplock_tui.core.verdict import Explained
 from mcplock_tui.errors import DecisionError, LockfileError
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.storage import read_lockfile
+
+if TYPE_CHECKING:
+    from mcplock_tui.core.verdict import Explained
 
 CONNECTING = "connecting"
 NOT_CHECKED = "not checked"
