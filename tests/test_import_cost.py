@@ -158,8 +158,9 @@ _FIRST_FRAME = (
 
 def test_the_first_frame_on_a_pinned_project_loads_only_what_it_uses(tmp_path: Path) -> None:
     """A lockfile as written reads without tomllib (the fast reader takes it); no launch line
-    is shown, no lockfile written and no change explained before capture: the TOML fallback,
-    the redaction and host patterns and the explain types load with what uses them."""
+    is shown, no lockfile written, no change decided or explained before capture: the TOML
+    fallback, the redaction and host patterns, the decision rules and the explain types load
+    with what uses them."""
     defs = write_defs(tmp_path / "defs.json")
     config = {
         "mcpServers": {"local": {"command": sys.executable, "args": [str(RAWSERVER), str(defs)]}}
@@ -172,6 +173,7 @@ def test_the_first_frame_on_a_pinned_project_loads_only_what_it_uses(tmp_path: P
         "mcplock_tui.redaction",
         "mcplock_tui.core.hosts",
         "mcplock_tui.core.verdict",
+        "mcplock_tui.core.review",
     )
     done = subprocess.run(
         [sys.executable, "-c", _FIRST_FRAME, *later],
