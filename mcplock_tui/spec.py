@@ -17,16 +17,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
-from mcplock_tui.redaction import REDACTED, redact_args, redact_text, redact_url
+# The redaction rules (a few dozen patterns) load with the first launch line shown or
+# written, not with the config: the app's first frame shows none.
 
 __all__ = [
-    "REDACTED",
     "SEAL_MARK",
     "ServerSpec",
     "Transport",
-    "redact_args",
-    "redact_text",
-    "redact_url",
 ]
 
 Transport = Literal["stdio", "http", "sse"]
@@ -76,6 +73,8 @@ class ServerSpec:
         return f"{visible}{SEAL_MARK}{seal(self.name, self._written_all())}"
 
     def _visible(self) -> str:
+        from mcplock_tui.redaction import redact_args, redact_text, redact_url
+
         if self.transport == "stdio":
             command, args = self._written()
             text = " ".join([redact_text(command), *redact_args(args)]).strip()
@@ -89,6 +88,8 @@ class ServerSpec:
 
     def _hides_something(self, visible: str) -> bool:
         """Whether two different launches could print as ``visible``."""
+        from mcplock_tui.redaction import redact_url
+
         if self.env or self.headers or self.cwd is not None or self.raw_cwd is not None:
             return True
         if self.transport != "stdio":
@@ -128,6 +129,8 @@ class ServerSpec:
 
         Names only, never values: this is what ``pin`` warns about.
         """
+        from mcplock_tui.redaction import redact_args, redact_text, redact_url
+
         if self.transport != "stdio":
             url = self._written_url()
             return ["url"] if redact_url(url) != url else []

@@ -13,7 +13,6 @@ import errno
 import os
 import re
 import tempfile
-import tomllib
 from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
@@ -108,13 +107,16 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
     """``tomllib.loads`` with every way it can fail on hostile text turned into one message."""
     try:
         return toml_fast.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise LockfileError(f"{source}: not valid TOML: {exc}") from None
     except RecursionError:
         raise LockfileError(
             f"{source}: not valid TOML: arrays or tables nested too deeply"
         ) from None
-    except ValueError as exc:  # int() refuses a number of more than 4300 digits
+    except ValueError as exc:
+        import tomllib  # only tomllib's fallback raises its error: loaded by then, if at all
+
+        if isinstance(exc, tomllib.TOMLDecodeError):
+            raise LockfileError(f"{source}: not valid TOML: {exc}") from None
+        # int() refuses a number of more than 4300 digits
         raise LockfileError(
             f"{source}: not valid TOML: a number has too many digits ({exc})"
         ) from None

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -305,4 +304,6 @@ def loads(text: str) -> dict[str, Any]:
     try:
         return _fast_loads(text)
     except _Fallback:
+        import tomllib  # a lockfile as written never gets here: kept off the first frame
+
         return tomllib.loads(text)

@@ -305,3 +305,13 @@ def test_absurdly_nested_definition_fails_that_server_only(tmp_path: Path, run: 
     assert "! deep: " in result.stderr and "unreadable" in result.stderr
     lock = storage.read_lockfile(tmp_path / "mcplock.lock")
     assert set(lock.servers) == {"fine"}
+
+
+def test_an_empty_command_line_parses_the_same_without_the_subcommands() -> None:
+    """Opening the app skips building the subcommands' parsers; what it parses to is the
+    full parser's namespace, default for default."""
+    from mcplock_tui.cli.main import build_parser
+
+    lean = build_parser(commands=False)
+    assert lean.parse_args([]) == build_parser().parse_args([])
+    assert vars(lean.parse_args([]))["command"] is None

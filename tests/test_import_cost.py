@@ -140,3 +140,46 @@ def test_the_first_frame_loads_nothing_it_does_not_draw(repo_root: Path) -> None
         [sys.executable, "-c", code], cwd=repo_root, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "[]", out.stdout
+
+
+_FIRST_FRAME = (
+    "import sys\n"
+    "from mcplock_tui.cli.main import build_parser\n"
+    "from mcplock_tui.tui.app import ReviewApp\n"
+    "from mcplock_tui.tui.launch import build_app\n"
+    "def ready(self):\n"
+    "    print('AT_READY', sorted(m for m in sys.argv[1:] if m in sys.modules))\n"
+    "    self.call_after_refresh(self.exit)\n"
+    "ReviewApp.on_ready = ready\n"
+    "app = build_app(build_parser().parse_args([]))\n"
+    "app.run(headless=True, size=(80, 24))\n"
+)
+
+
+def test_the_first_frame_on_a_pinned_project_loads_only_what_it_uses(tmp_path: Path) -> None:
+    """A lockfile as written reads without tomllib (the fast reader takes it); no launch line
+    is shown, no lockfile written, no change decided or explained before capture: the TOML
+    fallback, the redaction and host patterns, the decision rules and the explain types load
+    with what uses them."""
+    defs = write_defs(tmp_path / "defs.json")
+    config = {
+        "mcpServers": {"local": {"command": sys.executable, "args": [str(RAWSERVER), str(defs)]}}
+    }
+    (tmp_path / ".mcp.json").write_text(json.dumps(config), encoding="utf-8")
+    pinned = _run(tmp_path, "pin")
+    assert pinned.returncode == 0, pinned.stderr
+    later = (
+        "tomllib",
+        "mcplock_tui.redaction",
+        "mcplock_tui.core.hosts",
+        "mcplock_tui.core.verdict",
+        "mcplock_tui.core.review",
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", _FIRST_FRAME, *later],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "AT_READY []" in done.stdout, (done.stdout, done.stderr)

@@ -27,7 +27,8 @@ from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from pydantic import ValidationError
 
 from mcplock_tui.core.canonical import visible
-from mcplock_tui.spec import REDACTED, ServerSpec, redact_args, redact_url
+from mcplock_tui.redaction import REDACTED, redact_args, redact_url
+from mcplock_tui.spec import ServerSpec
 
 _URL = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>]+")
 _MIN_SECRET = 4

@@ -24,7 +24,6 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import TextIO
 
-from mcplock_tui.redaction import redact_text
 from mcplock_tui.storage import private_dir
 
 SDK_LOGGERS = ("mcp", "client")
@@ -64,6 +63,8 @@ def open_private_log(log_dir: Path, path: Path) -> TextIO:
 
 def redact_log_line(line: str) -> str:
     """A log line fit to show: header values, ``NAME=secret``, URL credentials, tokens hidden."""
+    from mcplock_tui.redaction import redact_text  # with the first line shown, not the app
+
     return redact_text(line)
 
 

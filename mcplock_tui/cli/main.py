@@ -18,7 +18,9 @@ FORMATS = ("text", "json", "sarif")
 SEVERITIES = ("critical", "high", "medium", "low")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
+    """The command line's parser; ``commands=False`` leaves out the subcommands, for an empty
+    command line (the app), which parses to the same namespace without them."""
     parser = argparse.ArgumentParser(
         prog="mcplock-tui",
         description="Pin MCP server definitions in a lockfile, check them for drift and poisoning, "
@@ -28,6 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--check", action="store_true", help="headless check for CI (no app)")
     _add_check_options(parser)
     add_common(parser)
+    if not commands:
+        parser.set_defaults(command=None)  # what the subparsers' dest holds when none is named
+        return parser
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = sub.add_parser("check", help="the headless check, as --check (for CI)")
@@ -244,8 +249,9 @@ def _command(args: argparse.Namespace) -> Callable[[], int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    # Building the subcommands' parsers is most of parsing; opening the app needs none.
+    args = build_parser(commands=bool(words)).parse_args(words)
     try:
         run = _command(args)
         if args.command is not None or args.check:

@@ -42,7 +42,6 @@ from mcplock_tui.core.canonical import (
     pretty_json,
 )
 from mcplock_tui.core.errors import LockfileError, PinHashError
-from mcplock_tui.core.hosts import surface_hosts
 from mcplock_tui.core.model import ITEM_KINDS, JSON, PROMPT_MESSAGES_KEY, Kind, Surface
 from mcplock_tui.core.surface import MAX_DEPTH, depth_exceeds
 
@@ -249,6 +248,8 @@ def _text(table: Mapping[str, Any], key: str, where: str) -> str:
 
 def encode(lock: Lockfile) -> dict[str, Any]:
     """Lockfile -> TOML-shaped dict, in a fixed order so the bytes are deterministic."""
+    from mcplock_tui.core.hosts import surface_hosts  # only a write needs the host patterns
+
     servers: dict[str, Any] = {}
     for name in sorted(lock.servers):
         pin = lock.servers[name]

@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from mcplock_tui.core.exitcodes import ExitCode
 from mcplock_tui.core.graded import GradedChange, ReviewState
 from mcplock_tui.core.lockfile import Rejection
 from mcplock_tui.core.model import ErrorKind, Finding, Severity
-from mcplock_tui.core.verdict import Explained
+
+if TYPE_CHECKING:
+    from mcplock_tui.core.verdict import Explained
 
 
 class Status(StrEnum):

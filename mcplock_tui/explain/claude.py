@@ -39,7 +39,7 @@ from mcplock_tui.explain.base import (
 )
 from mcplock_tui.explain.cache import VerdictCache, cache_key
 from mcplock_tui.explain.payload import build_payload, data_text, fence_marker, fenced
-from mcplock_tui.spec import redact_url
+from mcplock_tui.redaction import redact_url
 
 # The newest Sonnet in anthropic 2.14's model list, with no deprecation date: judging
 # adversarial text wants more than Haiku, and one call per change makes Opus costly.

@@ -18,7 +18,7 @@ from typing import Any
 import httpx2
 
 from mcplock_tui.errors import ConfigError
-from mcplock_tui.spec import redact_url
+from mcplock_tui.redaction import redact_url
 
 
 def parse_headers(values: Sequence[str]) -> dict[str, str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import App
@@ -24,7 +24,6 @@ from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import CaptureResult
 from mcplock_tui.core.report import ServerReport
-from mcplock_tui.core.verdict import Explained, ExplainFailure
 from mcplock_tui.errors import ExplainError, MCPLockError
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.startup import resume_collector
@@ -40,6 +39,9 @@ from mcplock_tui.tui.render.safe_text import one_line
 from mcplock_tui.tui.screens.review import ReviewScreen
 from mcplock_tui.tui.session import PENDING, ReviewSession, describe
 from mcplock_tui.tui.widgets.footer import KeyFooter
+
+if TYPE_CHECKING:
+    from mcplock_tui.core.verdict import Explained
 
 _FOOTER_WAIT = 0.5
 """Seconds after the first frame that capture waits, at most, for the footer's keys."""
@@ -426,6 +428,8 @@ class ReviewApp(App[int]):
     @work(thread=True, group="explain", exit_on_error=False)
     def ask_claude(self, change: GradedChange) -> None:
         """Imported here: the explain stack (and anthropic) loads only when asked for."""
+        from mcplock_tui.core.verdict import ExplainFailure
+
         answer: Explained
         try:
             from mcplock_tui.explain import explain_change

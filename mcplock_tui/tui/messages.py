@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import CaptureResult, Finding
-from mcplock_tui.core.verdict import Explained
+
+if TYPE_CHECKING:
+    from mcplock_tui.core.verdict import Explained
 
 
 class ServerCaptured(Message):

@@ -17,19 +17,21 @@ import json
 from collections.abc import Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from mcplock_tui.core import review
 from mcplock_tui.core.graded import GradedChange, ReviewState
 from mcplock_tui.core.groups import Group, change_order, group_changes
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.model import CaptureResult, ErrorKind, Finding, Severity, Surface
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.core.report import ServerReport, Status
-from mcplock_tui.core.review import Action, Decision
-from mcplock_tui.core.verdict import Explained
 from mcplock_tui.errors import DecisionError, LockfileError
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.storage import read_lockfile
+
+if TYPE_CHECKING:
+    from mcplock_tui.core.review import Action
+    from mcplock_tui.core.verdict import Explained
 
 CONNECTING = "connecting"
 NOT_CHECKED = "not checked"
@@ -349,6 +351,8 @@ class ReviewSession:
         ``live`` is a fresh capture of the changes' server. Moved changes are left alone; the
         others are written to the lockfile in one atomic replacement.
         """
+        from mcplock_tui.core import review  # the decision rules load with the first decision
+
         self._check_writable()
         fresh: list[GradedChange] = []
         moved: list[GradedChange] = []
@@ -361,7 +365,7 @@ class ReviewSession:
                 fresh.append(change)
         if fresh:
             self._commit(
-                Action.ACCEPT,
+                review.Action.ACCEPT,
                 fresh,
                 {fresh[0].server: live},
                 {c.id: (ACCEPTED, c.new_hash) for c in fresh},
@@ -370,6 +374,8 @@ class ReviewSession:
         return fresh, moved
 
     def reject(self, change: GradedChange, note: str = "") -> None:
+        from mcplock_tui.core.review import Action
+
         self._check_writable()
         live = self.servers[change.server].capture if change.server in self.servers else None
         surface = live.surface if live is not None else None
@@ -388,6 +394,8 @@ class ReviewSession:
         """Write back the lockfile as it was before the last decision; its label, or None."""
         if not self.undo_stack:
             return None
+        from mcplock_tui.core.review import Action, Decision
+
         step = self.undo_stack[-1]
         self._check_writable()
         undone = [
@@ -442,6 +450,8 @@ class ReviewSession:
 
 
 def _pinned_hash(lock: Lockfile, change: GradedChange) -> str:
+    from mcplock_tui.core import review
+
     pin = lock.servers.get(change.server)
     return "removed" if pin is None else review.live_hash(pin.surface, change.kind, change.name)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.content import Content
 
@@ -16,7 +17,6 @@ from mcplock_tui.capture.logs import redact_log_line
 from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import JSON, Finding, Origin, Severity, text_at
-from mcplock_tui.core.verdict import Explained, ExplainFailure
 from mcplock_tui.tui.render.safe_text import (
     HIDDEN_STYLE,
     JSON_ESCAPE,
@@ -29,6 +29,9 @@ from mcplock_tui.tui.render.safe_text import (
 )
 from mcplock_tui.tui.session import Filter, ServerState
 from mcplock_tui.tui.widgets.navigator import KIND_LABEL
+
+if TYPE_CHECKING:
+    from mcplock_tui.core.verdict import Explained
 
 CONTEXT_CHARS = 40
 EXCERPT_CHARS = 120
@@ -188,6 +191,8 @@ def explain_text(answer: Explained | None, asking: bool) -> Content:
                 ),
             ]
         )
+    from mcplock_tui.core.verdict import ExplainFailure  # loaded with the first answer
+
     if isinstance(answer, ExplainFailure):
         return Content.assemble(("Explain unavailable: ", "bold $text-error"), safe(answer.error))
     style = {"benign": "bold $text-success", "suspicious": "bold $text-warning"}.get(

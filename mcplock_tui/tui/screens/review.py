@@ -67,7 +67,9 @@ class ReviewScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="summary")
-        yield Static(id="banner")
+        problem = self.session.lock_problem
+        if problem is not None:  # a hidden banner still costs a widget in the first layout
+            yield Static(safe(problem), id="banner")
         with Horizontal(id="main"):
             with Vertical(id="nav-pane"):
                 # The filter box is drawn as text in the first frame and becomes an input
@@ -79,11 +81,6 @@ class ReviewScreen(Screen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        problem = self.session.lock_problem
-        banner = self.query_one("#banner", Static)
-        banner.display = problem is not None
-        if problem is not None:
-            banner.update(safe(problem))
         self._spinner = self.set_interval(SPIN_INTERVAL, self._spin, pause=True)
         self.refresh_rows()
         self.query_one(Navigator).focus()

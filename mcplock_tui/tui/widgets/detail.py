@@ -16,7 +16,6 @@ from textual.widgets import Static
 
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import Finding
-from mcplock_tui.core.verdict import Explained
 from mcplock_tui.tui.render.report_text import (
     change_head,
     explain_text,
@@ -30,6 +29,7 @@ from mcplock_tui.tui.session import ServerState
 if TYPE_CHECKING:
     from textual.widgets import TabbedContent
 
+    from mcplock_tui.core.verdict import Explained
     from mcplock_tui.tui.widgets.split_view import SplitView
 
 TABS = (
