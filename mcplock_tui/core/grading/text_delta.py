@@ -2154,9 +2154,7 @@ def _verb_hits(pattern: re.Pattern[str], text: str) -> list[str]:
             continue  # "never moves money"
         if _ASKED_TO.search(text, max(0, m.start() - 60), m.start()):
             continue  # "ask the tenant to send them": the person's act
-        if before[-1:] in (["or"], ["nor"]) and _BAN_BEFORE_LIST.search(
-            text, max(0, m.start() - 200), m.start()
-        ):
+        if _last_banned(text, m.start(), before):
             continue  # "it does not create, update or close anything"
         if not _NOTHING_AFTER.match(text, m.end()):
             out.append(m.group(0).strip())
@@ -2376,6 +2374,7 @@ _RETENTION = re.compile(
 "older than seven years", "at the end of each quarter"."""
 _PURGED = re.compile(r"(?:delet|remov|archiv|eras|purg)ed")
 _PURGES = re.compile(r"(?:delet|remov|archiv|eras|purg)es")
+"""The server's own retention told actively, in the third person."""
 _ASKED_TO = re.compile(
     r"\b(?:ask|asks|asking|asked|tell|tells|let|lets|invite|invites|allow|allows)\s+(?:the |a |an "
     r"|their |each )?(?:\S+\s+)?\S+\s+to\s+$"
@@ -2392,7 +2391,15 @@ _BAN_BEFORE_LIST = re.compile(
     r"\b(?:not|n't|never|no)\s+(?:\w+\s+)?(?:[^\s.;:!?]+\s+){0,12}(?:or|nor)\s+$"
 )
 """The last item of a banned list: "do not include A, B, C or anything about D"."""
-"""The server's own retention told actively, in the third person."""
+
+
+def _last_banned(text: str, at: int, before: list[str]) -> bool:
+    """The word at ``at`` ends a banned list ("does not create, update or close anything")."""
+    return before[-1:] in (["or"], ["nor"]) and bool(
+        _BAN_BEFORE_LIST.search(text, max(0, at - 200), at)
+    )
+
+
 """The states a retention period ends in; "shared after 30 days" is an act."""
 _STATE = re.compile(r"(?:delet|remov|archiv|clos|cancell?|eras|purg|shar)ed")
 """A participle after an article names a state: "deleted candidates", "the shared mailbox"."""
@@ -2428,9 +2435,7 @@ def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
             and _REFUSED.search(_sentence_of(text, m.start()))
         ):
             continue  # "an infected file is deleted and the upload fails": a refusal
-        if before[-1:] in (["or"], ["nor"]) and _BAN_BEFORE_LIST.search(
-            text, max(0, m.start() - 200), m.start()
-        ):
+        if _last_banned(text, m.start(), before):
             continue  # "do not include diagnoses, treatment details or anything about ..."
         if _STATE.fullmatch(m.group(0)) and (
             (_DETERMINER | _OF) & set(before[-1:]) or (before[-1:] and before[-1].endswith("'s"))
