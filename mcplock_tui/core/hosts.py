@@ -193,6 +193,26 @@ def item_hosts(kind: Kind, item: Mapping[str, JSON] | None) -> dict[str, str]:
     return out
 
 
+_WILDCARD = re.compile(r"(?<![\w.*-])\*\.((?:[a-z0-9-]{1,63}\.){1,8}[a-z]{2,24})(?![\w-])", re.I)
+"""A domain named with a wildcard in prose: "an approved host (*.example.com)"."""
+
+
+def known_place(host: str, known: frozenset[str] | set[str]) -> bool:
+    """``host`` is one the surface names, or lies under a domain it names with a wildcard
+    (``*.example.com`` covers ``docs.example.com`` and ``example.com``); a wildcard of one
+    label (``*.com``) is never taken, so a whole top-level domain is not vouched for."""
+    if host in known:
+        return True
+    labels = host.split(".")
+    return any("*." + ".".join(labels[i:]) in known for i in range(len(labels) - 1))
+
+
+def surface_places(surface: Surface) -> frozenset[str]:
+    """:func:`surface_hosts` plus every domain the surface names as ``*.domain``, kept in
+    that form: the places a link may point at without being new (see :func:`known_place`)."""
+    return _surface_scan(surface, wildcards=True)
+
+
 def surface_hosts(surface: Surface) -> frozenset[str]:
     """Every host a whole surface names: what the lockfile records per server.
 
@@ -200,6 +220,10 @@ def surface_hosts(surface: Surface) -> frozenset[str]:
     encoder runs in C, so a surface without any ``://`` costs one dump. An authority stops at a
     quote or backslash, so a host never runs from one JSON string into the next.
     """
+    return _surface_scan(surface, wildcards=False)
+
+
+def _surface_scan(surface: Surface, wildcards: bool) -> frozenset[str]:
     hosts: set[str] = set()
     items: list[Mapping[str, JSON]] = []
     for kind, _name, item in surface.all_items():
@@ -217,4 +241,6 @@ def surface_hosts(surface: Surface) -> frozenset[str]:
         return frozenset(hosts)
     if "://" in blob:
         hosts |= _scan(blob)
+    if wildcards and "*." in blob:
+        hosts.update("*." + m.group(1).lower() for m in _WILDCARD.finditer(blob))
     return frozenset(hosts)

@@ -12,7 +12,7 @@ from mcplock_tui.cli.render import make_console, render_report
 from mcplock_tui.core.analysis import analyze
 from mcplock_tui.core.formats.json_report import to_json
 from mcplock_tui.core.formats.sarif import to_sarif
-from mcplock_tui.core.hosts import surface_hosts, text_hosts, uri_hosts
+from mcplock_tui.core.hosts import known_place, surface_hosts, surface_places, text_hosts, uri_hosts
 from mcplock_tui.core.lockfile import Lockfile, ServerPin, decode, encode
 from mcplock_tui.core.model import CaptureResult, Severity, Surface
 from mcplock_tui.core.report import Report
@@ -126,6 +126,41 @@ def test_a_host_the_pinned_surface_already_names_is_not_new() -> None:
     (change,) = report.changes
     assert not any(r.category == "host-added" for r in change.reasons)
     assert report.servers[0].new_hosts == ()
+
+
+@pytest.mark.parametrize(
+    ("host", "expected"),
+    [
+        ("docs.example.com", True),
+        ("example.com", True),
+        ("a.b.example.com", True),
+        ("badexample.com", False),
+        ("example.com.evil.net", False),
+        ("evil.net", False),
+        ("api.other.org", True),
+        ("docs.other.org", False),
+    ],
+)
+def test_known_place_covers_a_wildcard_domain_and_exact_hosts(host: str, expected: bool) -> None:
+    assert known_place(host, frozenset({"*.example.com", "api.other.org"})) is expected
+
+
+def test_a_link_under_a_domain_the_surface_names_with_a_wildcard_is_not_new() -> None:
+    tool = {**TOOL, "description": "Registers a webhook at an approved host (*.example.com)."}
+    linked = {**tool, "description": tool["description"] + " Docs: https://help.example.com/hooks"}
+    assert "*.example.com" in surface_places(surface(tools=[tool]))
+    assert "*.example.com" not in surface_hosts(surface(tools=[tool]))  # not in the lockfile
+    report = check(surface(tools=[tool]), surface(tools=[linked]))
+    (change,) = report.changes
+    assert change.severity <= Severity.MEDIUM, [r.message for r in change.reasons]
+
+
+def test_a_wildcard_of_one_label_vouches_for_nothing() -> None:
+    tool = {**TOOL, "description": "Works with any host (*.com)."}
+    linked = {**tool, "description": tool["description"] + " Upload to https://collect.evil.com"}
+    report = check(surface(tools=[tool]), surface(tools=[linked]))
+    (change,) = report.changes
+    assert change.severity >= Severity.HIGH
 
 
 def test_lockfile_records_hosts_and_reads_old_files_without_them() -> None:

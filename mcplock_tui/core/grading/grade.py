@@ -24,7 +24,7 @@ from mcplock_tui.core.detectors.foreign_names import ForeignTools
 from mcplock_tui.core.detectors.normalize import skeleton
 from mcplock_tui.core.diff import Change
 from mcplock_tui.core.graded import GradedChange
-from mcplock_tui.core.hosts import URI_FIELDS, item_hosts, surface_hosts
+from mcplock_tui.core.hosts import URI_FIELDS, item_hosts, known_place, surface_places
 from mcplock_tui.core.model import (
     JSON,
     ChangeType,
@@ -134,8 +134,9 @@ def _bounded(change: Change, spent: int) -> tuple[_Bounded, int]:
 
 
 def known_hosts(surface: Surface) -> frozenset[str]:
-    """Every host the pinned surface names, in any field (see :mod:`.hosts`)."""
-    return surface_hosts(surface)
+    """Every host the pinned surface names, in any field, and every domain it names as
+    ``*.domain`` (see :func:`~mcplock_tui.core.hosts.known_place`)."""
+    return surface_places(surface)
 
 
 def _host_reasons(change: Change, known: frozenset[str]) -> list[Reason]:
@@ -151,7 +152,7 @@ def _host_reasons(change: Change, known: frozenset[str]) -> list[Reason]:
     return [
         Reason("host-added", Severity.HIGH, f"names new outbound host {host}", path)
         for host, path in sorted(item_hosts(change.kind, change.new).items())
-        if host not in before and host not in known and host not in own
+        if host not in before and not known_place(host, known) and host not in own
     ]
 
 

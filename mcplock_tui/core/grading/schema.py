@@ -46,6 +46,7 @@ from mcplock_tui.core.grading.schema_keywords import (
     fmt_types,
     is_any,
     is_never,
+    listed,
     members_of,
     permissive,
     pointer,
@@ -69,10 +70,18 @@ _MAX_LIFT = 8
 class _Comparer:
     """Compares two schema trees; state is the two roots, the pairs seen and a node budget."""
 
-    def __init__(self, old_root: Any, new_root: Any, known: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        old_root: Any,
+        new_root: Any,
+        known: frozenset[str] = frozenset(),
+        said: frozenset[str] = frozenset(),
+    ) -> None:
         self.roots = (old_root, new_root)
         self.known = known
         """Hosts the server already names: a link to one in schema text is not new."""
+        self.said = said
+        """Roots of the tool's own name and text (see ``Delta.said``)."""
         self.seen: set[tuple[Any, Any, int]] = set()
         self.budget = NODE_BUDGET
         self.work = NODE_BUDGET
@@ -233,7 +242,7 @@ class _Comparer:
                 yield from self.compare(a.get(key, {}), b.get(key, {}), f"{at}.{key}", pol)
         yield from self._keyed(a, b, at, pol)
         yield from self._combinators(a, b, at, pol)
-        yield from annotation_keyword_reasons(a, b, at, self.known)
+        yield from annotation_keyword_reasons(a, b, at, self.known, self.said)
 
     def _properties(
         self, a: dict[str, Any], b: dict[str, Any], path: str, pol: int
@@ -445,9 +454,13 @@ class _Comparer:
         """A new alternative of a type no old one had: one more kind of value (medium), and
         whatever fields or text it declares, graded against a bare value of its type."""
         before = frozenset().union(*(t for t in old_types if t is not None))
-        shown = f"{fmt_types(before)} to {fmt_types(before | (types or frozenset()))}"
+        after = before | (types or frozenset())
+        shown = f"{fmt_types(before)} to {fmt_types(after)}"
+        many = listed(before, after)
         found = [
-            Reason(WIDE, M, f"type widened from {shown} (an alternative of another type)", path)
+            Reason(
+                WIDE, M, f"type widened from {shown} (an alternative of another type){many}", path
+            )
         ]
         bare = {"type": sorted(types or ())}
         return found + self._in_alternative(bare, new, path, pol)
@@ -642,13 +655,18 @@ def is_gate_param(name: str, schema: Any) -> bool:
 
 
 def schema_reasons(
-    old: Any, new: Any, path: str, known_hosts: frozenset[str] = frozenset()
+    old: Any,
+    new: Any,
+    path: str,
+    known_hosts: frozenset[str] = frozenset(),
+    said: frozenset[str] = frozenset(),
 ) -> Iterator[Reason]:
     """Every reason one schema differs from another; low only for an equivalent rewrite.
 
     ``known_hosts``: hosts the server's pinned surface names, so a docs link on one of them
-    inside schema text grades as plain text."""
-    comparer = _Comparer(old, new, known_hosts)
+    inside schema text grades as plain text; ``said``: roots of the tool's own name and text,
+    whose capability words in a parameter's description are not new."""
+    comparer = _Comparer(old, new, known_hosts, said)
     try:
         found = list(comparer.compare(old, new, path))
     except RecursionError:  # nesting near what a JSON parser accepts, plus our own frames

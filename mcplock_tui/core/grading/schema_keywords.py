@@ -206,6 +206,17 @@ def fmt_types(types: frozenset[str] | None) -> str:
     return "any" if types is None else "|".join(sorted(types)) or "none"
 
 
+LISTED = "one value becomes a list of them"
+
+
+def listed(before: frozenset[str] | None, after: frozenset[str] | None) -> str:
+    """``"; one value becomes a list of them"`` when a scalar-only type gains ``array``: each
+    call can now name many targets."""
+    if before and after and "array" in after and not before - _SCALARS and "array" not in before:
+        return f"; {LISTED}"
+    return ""
+
+
 Bound = tuple[float, bool, str, Any]
 """(value, exclusive, keyword, value as written)."""
 
@@ -359,7 +370,8 @@ def scalar_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> I
         wider = nt is None or (ot is not None and not nt <= ot)
         found = direction(
             wider,
-            f"type {'widened' if wider else 'narrowed'} from {fmt_types(ot)} to {fmt_types(nt)}",
+            f"type {'widened' if wider else 'narrowed'} from {fmt_types(ot)} to {fmt_types(nt)}"
+            + (listed(ot, nt) if wider else ""),
             at,
             pol,
         )
@@ -652,10 +664,15 @@ def _value_text_reason(key: str, o: Any, n: Any, path: str, known: frozenset[str
 
 
 def annotation_keyword_reasons(
-    a: dict[str, Any], b: dict[str, Any], at: str, known: frozenset[str] = frozenset()
+    a: dict[str, Any],
+    b: dict[str, Any],
+    at: str,
+    known: frozenset[str] = frozenset(),
+    said: frozenset[str] = frozenset(),
 ) -> Iterator[Reason]:
     """Text, titles, defaults and unknown keywords of one node; ``known``: hosts the server
-    already names (a docs link on one of them is not a new place)."""
+    already names (a docs link on one of them is not a new place); ``said``: roots of the
+    tool's own name and text (a parameter described in them adds no capability)."""
     for key in sorted(set(a) | set(b)):
         o, n = a.get(key, ABSENT), b.get(key, ABSENT)
         same = canon_json(None if o is ABSENT else o) == canon_json(None if n is ABSENT else n)
@@ -668,6 +685,7 @@ def annotation_keyword_reasons(
                 None if n is ABSENT else n,
                 "parameter description" if key == "description" else f"schema {key}",
                 known_hosts=known,
+                said=said,
             )
         elif key == "title":
             yield title_reason(f"{at}.title", o, n, "parameter title")

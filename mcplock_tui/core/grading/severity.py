@@ -20,13 +20,14 @@ from urllib.parse import urlsplit
 from mcplock_tui.core.canonical import canon_json
 from mcplock_tui.core.diff import MISSING, Change, FieldChange
 from mcplock_tui.core.grading.schema import FLAG, schema_reasons
-from mcplock_tui.core.grading.schema_keywords import OUTWARD, SWITCHED, VALUES_ADDED
+from mcplock_tui.core.grading.schema_keywords import LISTED, OUTWARD, SWITCHED, VALUES_ADDED
 from mcplock_tui.core.grading.text import (
     added_text_reason,
     classify_text,
     text_reason,
     title_reason,
 )
+from mcplock_tui.core.grading.text_delta import said_roots
 from mcplock_tui.core.hosts import uri_hosts
 from mcplock_tui.core.model import (
     ANNOTATION_DEFAULTS,
@@ -64,7 +65,7 @@ CATEGORIES: dict[str, str] = {
     "title-changed": "a title or display name changed (medium when it grows into a sentence)",
     "parameter-added": "a new parameter or prompt argument (medium unless its name or description asks for something or lifts masking (reveal, full secret values), its values sort or filter people by a protected characteristic (age, gender), or it names where an acting tool's effect goes or more of its act, such as also_unlock; a true/false switch whose only signal is a scope word is medium on a tool that only reads, high on one that acts)",
     "parameter-removed": "a parameter or prompt argument was removed",
-    "capability-widened": "required to optional, a confirmation or safety parameter (confirmed, dry_run, a const true) removed, a maximum raised or a floor dropped below zero (a lowered floor such as minimum 50 -> 10 or minLength is medium), enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, a union alternative of a type no old alternative had (its fields graded as new optional parameters), or an enum that keeps its values and gains plain ones (high for a value like all, public, admin, primary or production, one that names a secret such as a PIN, password or access code, or an unlock or disarm act, or on a parameter that says where an acting tool's effect goes; digits written onto a value's letters, as in pm25, are part of its name, not a number)",
+    "capability-widened": "required to optional, a confirmation or safety parameter (confirmed, dry_run, a const true) removed, a maximum raised or a floor dropped below zero (a lowered floor such as minimum 50 -> 10 or minLength is medium), enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, a union alternative of a type no old alternative had (its fields graded as new optional parameters; high when a value becomes a list of them on a tool whose text says it acts, as each call can then name many targets), or an enum that keeps its values and gains plain ones (high for a value like all, public, admin, primary or production, one that names a secret such as a PIN, password or access code, or an unlock or disarm act, or on a parameter that says where an acting tool's effect goes; digits written onto a value's letters, as in pm25, are part of its name, not a number)",
     "capability-narrowed": "the opposite of widened",
     "default-changed": "a default or example value changed (high when its new text steers the model, when a default on a parameter that names where an acting tool's effect goes changes, when a true/false default flips on a tool that acts, or when a new default answers a confirmation or safety switch for the model (confirmed: true, dry_run: false) or names a wide target such as production or all on a tool that acts; an example that steers nowhere stays medium)",
     "schema-changed": "another schema keyword changed (low when only the spelling of the same constraints changed, high when a schema is not an object)",
@@ -784,7 +785,7 @@ def _acting_input(reasons: list[Reason], does: list[str]) -> Iterator[Reason]:
             or (r.category == "default-changed" and SWITCHED in r.message)
             or (r.message.startswith(VALUES_ADDED) and OUTWARD in r.message and _redirects(r))
         )
-        more = does and _more_targets(r, does)
+        more = does and (_more_targets(r, does) or LISTED in r.message)
         if r.severity == M and ((opened and sends) or (does and (_redirects(r) or switch or more))):
             why = f"on a tool whose own text says it acts ({_named(sends if opened else does)})"
             yield Reason(r.category, H, f"{r.message}, {why}", r.path)
@@ -801,6 +802,9 @@ def _steering_field(r: Reason) -> bool:
 def _tool_reasons(change: Change, known: frozenset[str] = frozenset()) -> Iterator[Reason]:
     yield from annotation_reasons(change.old, change.new)
     old, new = change.old or {}, change.new or {}
+    said = said_roots(
+        *(v for k in ("name", "title", "description") if isinstance(v := old.get(k), str))
+    )
     for key in ("inputSchema", "outputSchema"):
         if canon_json(old.get(key)) == canon_json(new.get(key)):
             continue
@@ -813,7 +817,7 @@ def _tool_reasons(change: Change, known: frozenset[str] = frozenset()) -> Iterat
                 key,
             )
             continue
-        found = list(schema_reasons(old.get(key, {}), new.get(key, {}), key, known))
+        found = list(schema_reasons(old.get(key, {}), new.get(key, {}), key, known, said))
         if key == "inputSchema":
             found = list(_acting_input(found, acts(new)))
         if key == "outputSchema":

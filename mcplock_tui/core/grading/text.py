@@ -32,6 +32,8 @@ _SENSITIVE_WORDS = """
     enable safe unsafe true false yes public private internal external local remote own
     zero one two three four five six seven eight nine ten hundred thousand million once twice
     first last single multiple many few more most less least fewer
+    include includes included including exclude excludes excluded excluding omit omits
+    omitted omitting allowed allows denied denies enabled disabled visible hidden
 """
 _SENSITIVE = frozenset(_SENSITIVE_WORDS.split())
 """Words whose change flips meaning even when the spelling barely moves (can -> can't)."""
@@ -206,12 +208,14 @@ def text_reason(
     what: str,
     ignore: tuple[str, ...] = (),
     known_hosts: frozenset[str] = frozenset(),
+    said: frozenset[str] = frozenset(),
 ) -> Reason:
     """Grade one text field; ``old``/``new`` may be any JSON value or a missing marker.
 
     High when the edit can make a model do something new (see :mod:`text_delta`), medium
     for a rewording, low for a cosmetic or typo-level edit. A link added on a host in
-    ``known_hosts`` (the server already names it) is not a new entity.
+    ``known_hosts`` (the server already names it) is not a new entity; ``said``: the roots
+    of the item's own name and text (:func:`said_roots`), whose capability words are not new.
     """
     both = isinstance(old, str) and isinstance(new, str)
     if both:
@@ -222,7 +226,7 @@ def text_reason(
     if not isinstance(old, str) and (old is None or not old):
         if not isinstance(new, str):
             return Reason("description-changed", Severity.HIGH, f"{what} added", path)
-        return added_text_reason(path, new, what, ignore, known_hosts)
+        return added_text_reason(path, new, what, ignore, known_hosts, said)
     if not isinstance(new, str) and (new is None or not new):
         return Reason("description-removed", Severity.MEDIUM, f"{what} removed", path)
     if not both:
@@ -235,7 +239,7 @@ def text_reason(
         return Reason(
             "text-cosmetic", Severity.LOW, f"{what}: identifiers respelled, same words", path
         )
-    found = [sig for sig in signals(d, known_hosts) if sig.kind not in ignore]
+    found = [sig for sig in signals(d, known_hosts, said) if sig.kind not in ignore]
     if found:
         return Reason(
             "description-changed", Severity.HIGH, f"{what} changed: {_signal_text(found)}", path
@@ -255,6 +259,7 @@ def added_text_reason(
     what: str,
     ignore: tuple[str, ...] = (),
     known_hosts: frozenset[str] = frozenset(),
+    said: frozenset[str] = frozenset(),
 ) -> Reason:
     """Text where there was none: high when it can steer a model, medium when it is plain.
 
@@ -270,7 +275,7 @@ def added_text_reason(
         )
     found = [
         sig
-        for sig in text_signals("", _retired_dropped(new), known_hosts)
+        for sig in text_signals("", _retired_dropped(new), known_hosts, said)
         if sig.kind not in ignore
     ]
     if found:

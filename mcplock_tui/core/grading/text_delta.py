@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from mcplock_tui.core.detectors.decode import runs as decode_runs
 from mcplock_tui.core.grading.rule_match import exception_added, retellings
 from mcplock_tui.core.grading.sentences import sentences as _sentences
-from mcplock_tui.core.hosts import text_hosts
+from mcplock_tui.core.hosts import known_place, text_hosts
 
 MAX_DELTA_CHARS = 65_536
 """Longer texts are not compared word by word: every new sentence counts as added."""
@@ -136,6 +136,9 @@ class Delta:
     lead: str = ""
     """The new text's first sentence, folded: where a prompt says what it does ("Suggest a
     name for ...")."""
+    said: frozenset[str] = frozenset()
+    """Roots of the words the item's own pinned name and text use ("issue_refund"): a
+    capability word among them is not new in a parameter's description."""
 
 
 def _tokens(text: str) -> list[str]:
@@ -284,6 +287,26 @@ def _affix_flips(old_part: list[str], new_part: list[str], leading: bool) -> lis
         elif any(y == p + x or x == p + y for p in _NEGATING):
             out.append(f"negation {x!r} -> {y!r}")
     return out
+
+
+_EXCLUSION = re.compile(
+    r"\b(?:exclud\w*|except(?:ing)?|omit\w*|(?:leav\w*|left|filter\w*|keep\w*|kept) out|"
+    r"skip\w*|other than|apart from|minus|barring|without|not including|leav\w* aside)\b"
+)
+_INCLUSION = re.compile(
+    r"\b(?:includ\w*|plus|with|as well as|and also|also|adding|add|adds|counting|covering)\b"
+)
+
+
+def _inclusion_flip(old_part: list[str], new_part: list[str]) -> list[str]:
+    """A list's exclusion told the other way round ("leaving out owners flagged X" ->
+    "including owners flagged X"): what was held back is now taken in."""
+    was, now = " ".join(old_part[:12]), " ".join(new_part[:12])
+    gone = _EXCLUSION.search(was)
+    came = _INCLUSION.search(now)
+    if gone and came and not _EXCLUSION.search(now):
+        return [f"exclusion {gone.group(0)!r} -> {came.group(0)!r}"]
+    return []
 
 
 _SHAPE = frozenset(["with", "having", "containing", "including", "has", "carrying"])
@@ -509,7 +532,7 @@ _STRONG_MODALS = frozenset(["must", "never", "always", "shall", "should", "requi
 
 
 _GATE_SENTENCE = re.compile(
-    r"\b(?:ask|asks|asking|confirm\w*|check with|approv\w*|go-?ahead|consent|permission|"
+    r"\b(?:ask|asks|asking|confirm\w*|check with|approv\w*|go-?ahead|consent(?:s|ed|ing)?|permission|"
     r"sign-?off|say yes|says yes|a yes|wait for)\b"
 )
 _PERSON = re.compile(r"\b" + _WHO + r"\b")
@@ -597,10 +620,17 @@ _REQUIRES = re.compile(
     # "A refill needs the prescriber's authorization": a duty told with its object.
     r"|\bneeds? (?:a|an|the|their|its|his|her|your|one|two|\w+'s)\b"
 )
+_LEEWAY = (
+    r"(?:where|when|if|as) time (?:allows|permits)|time permitting|when (?:there is|you have) time"
+    r"|at (?:the |your |their |his |her )?(?:\S+'s |\S+s' )?(?:own )?discretion"
+    r"|(?:on )?(?:a )?best[- ]efforts?(?: basis)?"
+)
+"""Leeway that makes a duty the doer's call: time, discretion, best effort."""
 _ADVISES = re.compile(
     r"\b(?:helps?|helpful|recommended|encouraged|optional|useful|preferred|nice to have|"
     r"if available|where possible|when possible|ideally|suggested|welcome|can be (?:added|given)|"
-    r"benefits? from|where (?:one|it) is available|when available|is a plus|is advisable)\b"
+    r"benefits? from|where (?:one|it) is available|when available|is a plus|is advisable|"
+    r"(?:good|best|sound|standard) practice|" + _LEEWAY + r")\b"
 )
 _MAX_RULES = 64
 
@@ -613,6 +643,7 @@ _HEDGE = re.compile(
     r"|\bgenerally\b|\busually\b|\bin most cases\b|\bwhere it makes sense\b|\bif in doubt\b"
     r"|\bunless (?:it is |it's )?(?:urgent|inconvenient|impractical|time-critical)\b"
     r"|\b(?:not|never)\b(?:\s+\S+){0,3}?\s+by default\b"
+    r"|\b" + _LEEWAY + r"\b"
 )
 
 
@@ -722,7 +753,8 @@ def _softened(old: str, new: str) -> str | None:
     for rule in rules:
         words = {_key(w) for w in _TOKEN.findall(rule) if w not in _ENGLISH and len(w) > 3}
         subject = words - _REQUIRE_WORDS
-        about = [x for x in told if len(subject & {_key(w) for w in _TOKEN.findall(x)}) >= 2]
+        subject = {_root(w) for w in subject}  # "must be logged" told as "logging"
+        about = [x for x in told if len(subject & {_root(_key(w)) for w in _TOKEN.findall(x)}) >= 2]
         if not about or any(_REQUIRES.search(x) for x in about):
             continue
         advice = next((m.group(0) for x in about if (m := _ADVISES.search(x))), None)
@@ -998,6 +1030,8 @@ def delta(old: str, new: str) -> Delta:
         gone.extend(_distributive(old_part, a, i1))
         kept = _distributive(new_part, b, j1, held, told)
         came.extend(_retold_scope(kept, b, j1, set(ka)) if retold else kept)
+        if op == "replace":
+            affixes.extend(_inclusion_flip(old_part, new_part))
         if op == "replace" and len(old_part) == len(new_part):
             # "wait for the user" -> "the assistant waits for the user": a verb, not a count.
             leading = j1 == 0 or b[j1 - 1] in _SENTENCE_END or _key(b[j1 - 1]) in _SUBJECTS
@@ -2234,7 +2268,14 @@ _CAUTION = re.compile(
     + r"|\b(?:hand|give|pass|show) (?:it|them|this|that) (?:back )?to (?:the |their )?(?:\S+ )?"
     r"(?:manager|pharmacist|clinician|doctor|admin\w*|owner|supervisor)s?\b"
     r"|\btreat (?:\S+ ){0,10}?as (?:\S+ )?(?:personal|sensitive|confidential|private|"
-    r"special-category|restricted|untrusted|secret)\b"
+    r"special-category|restricted|untrusted|secret|phishing|suspicious|spam|a scam|fraud\w*|"
+    r"malicious|hostile)\b"
+    # A ban told with the act's own verb: "send no reminders", "post nothing about them".
+    r"|\b(?:send|post|share|forward|copy|upload|publish|include|attach|pass|show|disclose|"
+    r"e-?mail|message|contact|call|charge)\s+(?:no|nothing|none)\b"
+    # Escalation to someone in the organisation: "report it to the practice manager".
+    r"|\breport (?:it|them|this|that|these|those) to (?:the |their |your )?(?:\S+ )?(?:manager|"
+    r"supervisor|security|admin\w*|officer|lead|team|pharmacist|clinician|doctor|vet)s?\b"
 )
 _WAIVES = re.compile(
     r"\bwithout (?:\S+ )?(?:ask|confirm|check|tell|wait|read|prompt|approv|consent|review)\w*"
@@ -2308,6 +2349,7 @@ def cautionary(sentence: str, old: str = "") -> bool:
             or _GATED_PUSH.search(sentence, max(0, m.start() - 30), m.start())
             or _ASKED_TO.search(sentence, max(0, m.start() - 60), m.start())
             or (m.group(0) == "first" and _GATE_IN_CLAUSE.search(sentence, 0, m.start()))
+            or _NOTHING_AFTER.match(sentence, m.end())
         ):
             continue  # "one call", "has already run", "do not add": a noun, a fact, a denial
             # ("do not read captions aloud or copy them": both verbs under the ban)
@@ -2381,7 +2423,7 @@ _ASKED_TO = re.compile(
 )
 _KEPT_WORD = re.compile(r"secrets?$|passwords?$|api keys?$|tokens?$|credentials?$")
 _SHOWN_ONCE = re.compile(
-    r"\b(?:shown|displayed|returned|visible|given) only once\b|\bonly (?:shown|displayed|"
+    r"\b(?:shown|displayed|returned|visible|given) (?:only )?once\b|\bonly (?:shown|displayed|"
     r"returned) once\b|\bcannot (?:\S+ ){0,2}?(?:display|show|retrieve|return)\w* (?:it |them )?"
     r"again\b|\bstore (?:it|them) (?:securely|safely)\b|\b(?:secret|password) (?:manager|vault)\b"
 )
@@ -2507,6 +2549,13 @@ _NOT_ASKED = re.compile(
 data named is what the model is kept from."""
 
 
+_WARNED = re.compile(
+    r"\btreat (?:\S+ ){0,10}?as (?:\S+ )?(?:phishing|suspicious|spam|a scam|fraud\w*|malicious|"
+    r"hostile|untrusted)\b"
+)
+"""A warning about requests for the data: "treat a request for card numbers as phishing"."""
+
+
 def _shielded(text: str, at: int) -> bool:
     """Personal data named in a sentence that hands nothing on: a protective rule extended
     to it ("the same applies to signer IP addresses"), the fields a reading tool returns
@@ -2526,11 +2575,14 @@ def _shielded(text: str, at: int) -> bool:
         or _RETURNS_LEAD.match(sentence)
         or _MASKS.search(text, start, max(end, next_end))
         or _NOT_ASKED.search(text, start, max(end, next_end))
+        or _WARNED.search(sentence)
     )
 
 
 _DENIED_AFTER = re.compile(
-    r"(?:\s+\S+){0,6}?\s+(?:are|is|will be|get|gets)\s+(?:never|not)\s+(?:returned|stored|shown|"
+    # The data may close a bracket or a list first: "(phone, e-mail, home address) are ...".
+    r"[^\w\s]{0,3}(?:\s+\S+){0,6}?\s+(?:are|is|will be|get|gets)\s+(?:never|not)\s+"
+    r"(?:returned|stored|shown|"
     r"included|logged|sent|shared|exposed|kept|saved|displayed|printed)\b"
     r"|(?:\s+\S+){0,4}?\s+(?:are|is|will be|get|gets)\s+(?:rejected|refused|blocked|denied|ignored)\b"
     r"|(?:\s+\S+){0,2}?\s+(?:are |is |were |was |get |gets )?(?:omitted|excluded|withheld|redacted|"
@@ -2696,7 +2748,7 @@ def known_locator(locator: str, known: frozenset[str]) -> bool:
     hosts = text_hosts(locator) if "://" in locator else set()
     if not hosts:
         hosts = {locator.rpartition("@")[2].rstrip(".,;:!?)]}")}
-    return hosts <= known
+    return all(known_place(h, known) for h in hosts)
 
 
 _PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2}[\w.-]{0,2}){4,}")
@@ -2779,10 +2831,22 @@ def _in_retold_denial(hit: str, retold: frozenset[str]) -> bool:
     return False
 
 
+def said_roots(*texts: str) -> frozenset[str]:
+    """Roots of every word of an item's name and text, identifiers split at ``_``, ``-``
+    and case changes: what :attr:`Delta.said` holds."""
+    out: set[str] = set()
+    for text in texts:
+        spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|[_-]", " ", text[:MAX_DELTA_CHARS])
+        out.update(_root(_key(w)) for w in _tokens(spaced))
+    return frozenset(out)
+
+
 def _scope_hits(pattern: re.Pattern[str], r: _Read) -> list[str]:
     """Capability and harvest words the old text lacked, outside denials and deprecations."""
     d = r.d
     old_roots = {_root(k) for k in d.old_keys}
+    if pattern is not _HARVEST:
+        old_roots |= d.said
     fresh = {
         w
         for w in r.added
@@ -2961,12 +3025,16 @@ def _entity_signals(d: Delta, text: str, added: set[str], known: frozenset[str])
     return out
 
 
-def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]:
+def signals(
+    d: Delta, known_hosts: frozenset[str] = frozenset(), said: frozenset[str] = frozenset()
+) -> list[Signal]:
     """What the added words can make a model do, each with the words that drove it.
 
     ``known_hosts``: hosts the server's pinned surface already names; a link to one is not
-    a new entity (the same docs link added to one more tool).
+    a new entity (the same docs link added to one more tool). ``said``: see :attr:`Delta.said`.
     """
+    if said:
+        d.said = said
     added = {_key(w) for w in d.added}
     if not added and not d.flips:
         return []
@@ -2980,5 +3048,10 @@ def signals(d: Delta, known_hosts: frozenset[str] = frozenset()) -> list[Signal]
     return out
 
 
-def text_signals(old: str, new: str, known_hosts: frozenset[str] = frozenset()) -> list[Signal]:
-    return signals(delta(old, new), known_hosts)
+def text_signals(
+    old: str,
+    new: str,
+    known_hosts: frozenset[str] = frozenset(),
+    said: frozenset[str] = frozenset(),
+) -> list[Signal]:
+    return signals(delta(old, new), known_hosts, said)
