@@ -118,12 +118,24 @@ PATTERNS: tuple[Pattern, ...] = (
     pattern(
         MK,
         _MK,
-        r"\b(?:system|admin|administrator|developer|security|root) (?:override|note"
-        r"|notice|message|alert|instruction|directive|command)s? ?:",
+        r"\b(?:system|admin|administrator|developer|root) (?:override|note"
+        r"|notice|message|alert|instruction|directive|command)s? ?:"
+        r"|\bsecurity (?:override|instruction|directive|command)s? ?:",
         "override note notice message alert instruction directive command overrides notes "
         "instructions directives commands",
         ":",
         "system admin administrator developer security root",
+    ),
+    # "Security notice:" opens real vendor advisories ("we have seen phishing e-mails"); it
+    # is markup only when what follows speaks to the model.
+    pattern(
+        MK,
+        _MK,
+        r"\bsecurity (?:note|notice|message|alert)s? ?:[\x20\t]*(?:you\b|your\b|ignore\b"
+        r"|disregard\b|from now\b|the assistant\b|assistant\b|ai\b|model\b)",
+        "note notice message alert notes notices messages alerts",
+        ":",
+        "security",
     ),
 )
 

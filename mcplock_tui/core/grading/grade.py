@@ -217,6 +217,16 @@ def _shadowing(change: Change, ctx: GradeContext, siblings: Iterable[str]) -> li
                     "name",
                 )
             )
+        elif _one_letter(other, change.name):
+            reasons.append(
+                Reason(
+                    "tool-shadowing",
+                    Severity.HIGH,
+                    f"differs from tool {other!r} on server {server!r} by one letter: calls "
+                    "meant for one may land on the other",
+                    "name",
+                )
+            )
     for other in siblings:
         if other != change.name and skeleton(other) != mine and _one_letter(other, change.name):
             reasons.append(

@@ -540,8 +540,15 @@ def _new_parameter(
     # it is read after a noun ("you", "always cc" and scope words still count).
     text = ". ".join([f"field {spoken}", *strings])
     found = text_signals(said, text, known)
-    if isinstance(schema, dict) and isinstance(schema.get("enum"), list) and schema["enum"]:
-        # A closed list of values ("main", "north") cannot carry what the model was told.
+    if (
+        isinstance(schema, dict)
+        and isinstance(schema.get("enum"), list)
+        and schema["enum"]
+        and not _default_told(schema)
+    ):
+        # A closed list of values ("main", "north") cannot carry what the model was told;
+        # unless the text says what the default value brings back ("with_identities
+        # resolves each code to a real name"): then every call leaving it out returns that.
         found = [sig for sig in found if sig.kind != "harvest"]
     why = _what_it_opens(name, schema, f"{spoken}. {text}")
     answered = [sig for sig in found if sig.kind in ("authority", "override")]
@@ -577,6 +584,18 @@ def _new_parameter(
         M,
         f"new {req} parameter {name!r}: its name and description ask for nothing new",
         at,
+    )
+
+
+def _default_told(schema: dict[str, Any]) -> bool:
+    """The default is a value other than the first, and the description names it."""
+    default, values, text = schema.get("default"), schema["enum"], schema.get("description")
+    return (
+        isinstance(default, str)
+        and isinstance(text, str)
+        and len(default) >= 3
+        and default != values[0]
+        and default.casefold() in text[:4096].casefold()
     )
 
 

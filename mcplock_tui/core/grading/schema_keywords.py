@@ -614,6 +614,21 @@ _WHOSE = re.compile(
 """Marks a boolean default that changed (severity raises it on a tool that acts)."""
 
 
+def _fixed_moved(a: dict[str, Any], o: Any, n: Any) -> bool:
+    """The old schema allowed one value (``enum: ["public"]`` or ``const``) and the default
+    moves off it: a fixed setting made variable, and changed for every call that leaves
+    it out."""
+    allowed = a.get("enum") if "enum" in a else [a["const"]] if "const" in a else None
+    return (
+        isinstance(allowed, list)
+        and len(allowed) == 1
+        and o is not ABSENT
+        and n is not ABSENT
+        and o == allowed[0]
+        and n != o
+    )
+
+
 def _value_text_reason(key: str, o: Any, n: Any, path: str, known: frozenset[str]) -> Reason:
     """A default or example is text the model reads too: high when its new strings steer.
 
@@ -689,6 +704,14 @@ def annotation_keyword_reasons(
             )
         elif key == "title":
             yield title_reason(f"{at}.title", o, n, "parameter title")
+        elif key == "default" and _fixed_moved(a, o, n):
+            yield Reason(
+                "default-changed",
+                M,
+                f"default {_json(o)} -> {_json(n)}, off the one value the old schema allowed: "
+                f"{SWITCHED}",
+                f"{at}.{key}",
+            )
         elif key in ("default", "examples"):
             yield _value_text_reason(key, o, n, f"{at}.{key}", known)
         elif key in ("$defs", "definitions"):

@@ -694,6 +694,39 @@ def _ban_narrowed(old: str, new: str) -> str | None:
     return None
 
 
+_EXEMPT_BAN = re.compile(
+    r"\b(?:must not|mustn't|may not|never|do not|don't|cannot|can't|is not|are not|not)\b"
+    r"[^.;:\n]{0,120}?\b(?:outside|beyond|other than|except(?: for)?|apart from|besides)\s+"
+    r"([^.;:\n]{1,200})"
+)
+_LIST_GOES_ON = re.compile(
+    r"\s*(?:and|or|plus|as well as|along with|&)\b"
+    # "... and must be deleted after upload": a new clause, not one more member.
+    r"(?!\s+(?:must|may|should|shall|will|can|cannot|is|are|be|never|not|do|does|only|also)\b)"
+)
+
+
+def _ban_exempted(old: str, new: str) -> str | None:
+    """A ban whose "outside ..." list gained members ("must not be shared outside the
+    newsroom" -> "outside the newsroom and its partners"): the ban no longer covers them."""
+    if len(old) + len(new) > 2 * MAX_DELTA_CHARS:
+        return None
+    for m in _EXEMPT_BAN.finditer(old):
+        lead, tail = old[m.start() : m.start(1)], m.group(1).rstrip()
+        at = new.find(lead + tail)
+        if at < 0:
+            continue
+        rest = new[at + len(lead) + len(tail) :]
+        goes_on = _LIST_GOES_ON.match(rest)
+        if goes_on is None:
+            continue
+        more = re.split(r"[.;:\n]", rest[goes_on.end() :], maxsplit=1)[0]
+        gained = _content_roots(more) - _content_roots(tail)
+        if gained:
+            return more.strip()[:40]
+    return None
+
+
 def _hedged(old: str, new: str) -> str | None:
     """A strict rule given a way out ("Never reuse a confirmation" -> "Try not to reuse one
     where that can reasonably be avoided"): a hedge the old text lacked, where it was strict."""
@@ -749,7 +782,9 @@ def _softened(old: str, new: str) -> str | None:
     rules = [x for x in _sentences(_fold(old)) if _REQUIRES.search(x)][:_MAX_RULES]
     if not rules:
         return None
-    told = _sentences(_fold(new))[:_MAX_RULES]
+    kept = set(_sentences(_fold(old))[:_MAX_RULES])
+    # A sentence the old text already had retells nothing: only new ones can be the rule.
+    told = [x for x in _sentences(_fold(new))[:_MAX_RULES] if x not in kept]
     for rule in rules:
         words = {_key(w) for w in _TOKEN.findall(rule) if w not in _ENGLISH and len(w) > 3}
         subject = words - _REQUIRE_WORDS
@@ -1221,6 +1256,9 @@ def _rule_flips(
     hedged = _hedged(m.old_text, m.new_text)
     if hedged:
         out.append(f"rule hedged: {hedged}")
+    exempted = _ban_exempted(m.old_text, m.new_text)
+    if exempted:
+        out.append(f"ban exempts: {exempted}")
     (a, ka), (b, kb) = old_words, new_words  # tokens and their keys, as delta made them
     excepted = exception_added(m.old_text, m.new_text)
     if excepted:
@@ -1974,7 +2012,9 @@ _GATED = re.compile(
     r"wait(?:s)? for|cannot|can't|do not|don't|never \w+ (?:before|without))\b"
 )
 _BY_OTHER = re.compile(
-    r"\b(?:already )?(?:confirm|approv|review)\w* by (?:the |a |an )?(?!" + _WHO + r")"
+    r"\b(?:already )?(?:confirm|approv|review)\w* (?:(?:weekly|daily|nightly|hourly|monthly|"
+    r"quarterly|yearly|annually|regularly|periodically|(?:every|each) \w+) )?by "
+    r"(?:the |a |an )?(?!" + _WHO + r")"
     r"|\b(?:that|which|whether|if|when|who) (?:\S+ ){0,3}?(?:was|were|has been|have been|"
     r"had been)\b"
 )
@@ -2255,6 +2295,10 @@ _CAUTION = re.compile(
     r"\b(?:do not|don't|never|must not|should not|shouldn't|cannot|can't)\s+\w+"
     r"|\b(?:tell|inform|warn|notify|show|ask|remind)\s+(?:the |their )?(?:user|"
     r"account holder|household|caller|requester|owner|supervisor|manager|approver)\b"
+    # Someone in the organisation: "ask the photo desk", "check with the duty editor".
+    r"|\b(?:tell|inform|warn|notify|ask|remind|check with|consult)\s+(?:the |their |your )?"
+    r"(?:\S+ )?(?:desk|editor|team|lead|officer|lawyer|counsel|pharmacist|clinician|doctor|vet|"
+    r"administrator|supervisor|manager)s?\b"
     r"|\bask (?:again|first|them|the user)\b|\bread (?:\S+ ){0,4}?back\b"
     r"|\bwait (?:for|until)\b|\bconfirm (?:\S+ ){0,6}?with (?:the |their )?(?:\S+ )?(?:user|owner|"
     r"supervisor|manager|approver|account holder|pharmacist|clinician|doctor|vet|admin\w*|"
@@ -2269,7 +2313,8 @@ _CAUTION = re.compile(
     r"(?:manager|pharmacist|clinician|doctor|admin\w*|owner|supervisor)s?\b"
     r"|\btreat (?:\S+ ){0,10}?as (?:\S+ )?(?:personal|sensitive|confidential|private|"
     r"special-category|restricted|untrusted|secret|phishing|suspicious|spam|a scam|fraud\w*|"
-    r"malicious|hostile)\b"
+    r"malicious|hostile|embargoed|blocked|off-limits|unpublished|protected|unavailable|"
+    r"unlicensed|unapproved|not cleared)\b"
     # A ban told with the act's own verb: "send no reminders", "post nothing about them".
     r"|\b(?:send|post|share|forward|copy|upload|publish|include|attach|pass|show|disclose|"
     r"e-?mail|message|contact|call|charge)\s+(?:no|nothing|none)\b"
@@ -2790,11 +2835,16 @@ class _Read:
     old_directed: bool
 
 
+_LINK = re.compile(r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,15}://[^\s<>\"'`]+")
+
+
 def _read(d: Delta, added: set[str]) -> _Read:
     # A sentence made only of words the old text had (the same rule reordered, or split
-    # into bullets) adds no directive; a sentence with any new word is read whole.
+    # into bullets) adds no directive; a sentence with any new word is read whole. A link's
+    # path is a place, not words to the model ("docs.example/agents#publishing"): the
+    # phrase patterns read it as one word (its host is graded as an entity).
     fresh = [
-        s
+        _LINK.sub("link", s) if "://" in s else s
         for s in d.context
         if not {_key(w) for w in _TOKEN.findall(s) if w not in _SENTENCE_END} <= d.old_keys
     ]
