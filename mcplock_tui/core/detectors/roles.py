@@ -106,7 +106,9 @@ PATTERNS: tuple[Pattern, ...] = (
         "new",
         "role persona identity name personality",
     ),
-    pattern(IM, _IM, r"\byou (?:must|shall) (?:always|never)\b", "must shall", "always never"),
+    # "You must always call this first" steers; "you must never ..." is how vendors write a
+    # ban (the concealment rules read "never tell the user").
+    pattern(IM, _IM, r"\byou (?:must|shall) always\b", "must shall", "always"),
     pattern(IM, _IM, r"\b(?:always|never) forget to\b", "forget", "always never"),
     pattern(
         IM,

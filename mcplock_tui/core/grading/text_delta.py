@@ -1320,7 +1320,9 @@ _ADDRESSEE = re.compile(
         r"ai",
         # A support, sales or human agent is a person, not the model.
         r"(?<!support )(?<!sales )(?<!human )(?<!service )(?<!this )(?<!assigned )(?<!live )"
-        r"(?<!travel )(?<!insurance )(?<!authorized )(?<!authorised )agents?",
+        r"(?<!travel )(?<!insurance )(?<!authorized )(?<!authorised )(?<!our )(?<!field )"
+        r"(?<!claims )(?<!estate )(?<!booking )(?<!helpdesk )(?<!desk )(?<!customer )"
+        r"(?<!contact )(?<!call )(?<!letting )(?<!leasing )(?<!care )(?<!shipping )agents?",
         r"claude",
         r"chatgpt",
         r"copilot",
@@ -1453,7 +1455,9 @@ _ALWAYS = re.compile(
     r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bget )(?<!\bgets )"
     r"\b(?:always|never)\s+(?!be\b|been\b|the\b|a\b|an\b|as\b|in\b|on\b|at\b|for\b|to\b|"
     r"more\b|less\b|any\b|part\b|true\b|false\b|null\b|empty\b|zero\b|present\b|set\b|"
-    r"enabled\b|disabled\b|returned\b|included\b|masked\b)([a-z]+)(?<!s)\b"
+    r"enabled\b|disabled\b|returned\b|included\b|masked\b"
+    # A participle told of the system ("recording (always announced at the start)").
+    r"|(?!(?:proc|exc|succ|emb|f|n|h|sp|shr|s)eed\b)[a-z]{2,}ed\b)([a-z]+)(?<!s)\b"
 )
 """"always/never" before a bare verb; "it is never the way", "never more than" or "are never
 printed" (a passive: what happens, not what the model is told) tells."""
@@ -2941,6 +2945,18 @@ def _claims(r: _Read) -> list[str]:
     return found
 
 
+_NAMED_AGENTS = re.compile(r"(?<=[a-z,] )(?!AI\b)[A-Z][A-Za-z]{2,}(?: [A-Z][A-Za-z]+)? agents?\b")
+
+
+def _agents_named(raw: list[str]) -> bool:
+    """Every "agent" the new sentences mention belongs to a named organisation."""
+    named = sum(len(_NAMED_AGENTS.findall(x)) for x in raw)
+    return named > 0 and named == sum(len(_ANY_AGENT.findall(x)) for x in raw)
+
+
+_ANY_AGENT = re.compile(r"\bagents?\b", re.I)
+
+
 def _orders(pattern: re.Pattern[str], r: _Read) -> list[str]:
     """Directive and condition phrases, without the ones the old text already gave."""
     d, live = r.d, r.live
@@ -2950,6 +2966,9 @@ def _orders(pattern: re.Pattern[str], r: _Read) -> list[str]:
         found = [h for h in found if not _only_when_before(h, live)]
     if pattern is _ADDRESSEE and re.search(r"\bagents?\b", d.old_text):
         # "for the agent to review": the server's own word for its people.
+        found = [h for h in found if h.casefold() not in ("agent", "agents")]
+    if pattern is _ADDRESSEE and _agents_named(d.raw):
+        # "the tone TicketHive agents use": a named organisation's people, not the model.
         found = [h for h in found if h.casefold() not in ("agent", "agents")]
     if pattern is _ADDRESSEE and not d.rewrite:
         # "asks you to" already spoke to the model: one more "you" names no new reader.
