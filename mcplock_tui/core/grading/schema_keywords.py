@@ -423,6 +423,23 @@ def scalar_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> I
         yield direction(looser, f"uniqueItems {how}", f"{at}.uniqueItems", pol)
 
 
+_PROTECTIVE = re.compile(
+    r"notice|cooling|grace|waiting|witness|approv|reviewer|signator|signature|sign.?off|"
+    r"confirmation|second.?person|four.?eyes",
+    re.I,
+)
+
+
+def _protective_floor(at: str, node: dict[str, Any]) -> bool:
+    """A minimum on a notice period, a cooling-off wait or a count of approvers: lowering
+    it takes protection away from a person, unlike a threshold that only filters."""
+    name = at.rpartition(".")[2]
+    text = node.get("description")
+    return bool(
+        _PROTECTIVE.search(name) or (isinstance(text, str) and _PROTECTIVE.search(text[:500]))
+    )
+
+
 def _limit_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> Iterator[Reason]:
     """Numeric bounds and length or count limits. A lower floor (a threshold from 50 to 10,
     a shorter minLength) lets smaller values through and is medium; what grows an act's
@@ -440,8 +457,21 @@ def _limit_reasons(a: dict[str, Any], b: dict[str, Any], at: str, pol: int) -> I
                 f"{at}.{name}",
                 pol,
             )
-            if found.severity >= H and not upper and not _goes_negative(o_b, n_b):
+            if (
+                found.severity >= H
+                and not upper
+                and not _goes_negative(o_b, n_b)
+                and not _protective_floor(at, b)
+            ):
                 found = Reason(found.category, M, f"{found.message} (a lower floor)", found.path)
+            elif found.severity >= H and not upper and _protective_floor(at, b):
+                found = Reason(
+                    found.category,
+                    H,
+                    f"{found.message}: a floor that protects someone (a notice period, a "
+                    "number of approvers or witnesses) lowered",
+                    found.path,
+                )
             yield found
     for key in sorted(UPPER | LOWER):
         o, n = a.get(key), b.get(key)

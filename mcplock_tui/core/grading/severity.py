@@ -56,7 +56,7 @@ C, H, M, L = Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 CATEGORIES: dict[str, str] = {
     "annotation-loosened": "a hint now claims less safety (readOnlyHint true to false: high; destructive, idempotent or open-world: medium); never critical",
-    "annotation-tightened": "a hint now claims more safety (readOnlyHint to true: high, critical when the tool's own text says it acts, including a name that makes something such as open_pull_request or add_note, medium when its name says it reads; destructiveHint to false, idempotentHint to true or openWorldHint to false: medium, high when the text contradicts: a tool that rotates, revokes, deletes, unlocks or disarms, or whose name makes a new thing each call)",
+    "annotation-tightened": "a hint now claims more safety (readOnlyHint to true: high, critical when the tool's own text says it acts, including a name that makes something such as open_pull_request or add_note, medium when its name says it reads; destructiveHint to false, idempotentHint to true or openWorldHint to false: medium, high when the text contradicts: a tool that rotates, revokes, deletes, unlocks, disarms or cuts off a supply, whose name makes a new thing each call, or whose text says a repeated call repeats its effect)",
     "annotation-changed": "another annotation key changed, or a hint was rewritten with the same effect (medium when the new value is not a boolean)",
     "tool-shadowing": "a new or renamed tool is named like another server's tool or a sibling, repeats a name, is renamed to a look-alike of itself, or a name mixes scripts or hides characters",
     "description-changed": "model-read text changed or added: high when the edit directs the model, sets conditions on the user, orders tool calls, claims authority, overrides earlier guidance, introduces a path, host, e-mail, secret name or code, adds capability words, flips a negation, modal, quantifier or number, or is in a language the grader cannot read; medium for a rewording",
@@ -65,11 +65,11 @@ CATEGORIES: dict[str, str] = {
     "title-changed": "a title or display name changed (medium when it grows into a sentence)",
     "parameter-added": "a new parameter or prompt argument (medium unless its name or description asks for something or lifts masking (reveal, full secret values), its values sort or filter people by a protected characteristic (age, gender), or it names where an acting tool's effect goes or more of its act, such as also_unlock; a true/false switch whose only signal is a scope word is medium on a tool that only reads, high on one that acts)",
     "parameter-removed": "a parameter or prompt argument was removed",
-    "capability-widened": "required to optional, a confirmation or safety parameter (confirmed, dry_run, a const true) removed, a maximum raised or a floor dropped below zero (a lowered floor such as minimum 50 -> 10 or minLength is medium), enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, a union alternative of a type no old alternative had (its fields graded as new optional parameters; high when a value becomes a list of them on a tool whose text says it acts, as each call can then name many targets), or an enum that keeps its values and gains plain ones (high for a value like all, public, admin, primary or production, one that names a secret such as a PIN, password or access code, or an unlock or disarm act, or on a parameter that says where an acting tool's effect goes; digits written onto a value's letters, as in pm25, are part of its name, not a number)",
+    "capability-widened": "required to optional, a confirmation or safety parameter (confirmed, dry_run, a const true) removed, a maximum raised or a floor dropped below zero (a lowered floor such as minimum 50 -> 10 or minLength is medium, high on a notice period or a count of approvers or witnesses), enum/const/pattern/format/length/range/multipleOf/uniqueItems loosened, type widened, a constraint dropped (also under $ref, allOf, not or if/then); medium for additionalProperties opened (high on a tool that sends, posts or invites), one more scalar type, a union alternative of a type no old alternative had (its fields graded as new optional parameters; high when a value becomes a list of them on a tool whose text says it acts, as each call can then name many targets), or an enum that keeps its values and gains plain ones (high for a value like all, public, admin, primary or production, one that names a secret such as a PIN, password or access code, or an unlock or disarm act, or on a parameter that says where an acting tool's effect goes; digits written onto a value's letters, as in pm25, are part of its name, not a number)",
     "capability-narrowed": "the opposite of widened",
     "default-changed": "a default or example value changed (high when its new text steers the model, when a default on a parameter that names where an acting tool's effect goes changes, when a true/false default flips on a tool that acts, or when a new default answers a confirmation or safety switch for the model (confirmed: true, dry_run: false) or names a wide target such as production or all on a tool that acts; an example that steers nowhere stays medium)",
     "schema-changed": "another schema keyword changed (low when only the spelling of the same constraints changed, high when a schema is not an object)",
-    "output-schema-changed": "the output schema changed (medium; its text, and a new field whose name or text steers the model, keep their band)",
+    "output-schema-changed": "the output schema changed (medium; its text, and a new field whose name or text steers the model, keep their band; a new field named for medical, identity, payment or secret data is high)",
     "tool-added": "a new tool not marked read-only (high when its text names a side effect or it takes a URL or host, medium when it only returns or computes)",
     "tool-added-readonly": "a new tool claiming read-only (critical when its text says it acts, high when it takes a URL or host, its text says its input is executed or it returns environment variables or credentials, or its name does not say it reads, medium otherwise)",
     "prompt-added": "a new prompt, graded by its text",
@@ -142,6 +142,9 @@ _DESTROYS = re.compile(
     r"\b(?:delete[sd]?|deleting|remove[sd]?|removing|overwrite[sd]?|drop(?:s|ping)?|erase[sd]?|"
     r"purge[sd]?|destroy(?:s|ing)?|cancel(?:s|led|ling)?|kill(?:s|ing)?|wipe[sd]?|permanent(?:ly)?|"
     r"irreversibl[ey]|cannot be undone|unlock(?:s|ed|ing)?|disarm(?:s|ed|ing)?|truncate[sd]?|rotate[sd]?|rotating|revoke[sd]?|revoking|"
+    # A supply or a service cut off: "remote_disconnect cuts the supply at the meter".
+    r"disconnect(?:s|ed|ing)?|cuts? (?:off )?(?:the |their |a )?(?:supply|power|water|gas|"
+    r"electricity|service|access|connection)|shuts? (?:off|down) (?:the |their |a )?\w+|"
     r"invalidate[sd]?|invalidating|close[sd]? (?:the|a|an|its|their|any|all)|stops? working|no longer works?|replace[sd]? (?:the )?(?:live|"
     r"existing|current)|(?:are|is|be|get|gets) (?:\S+ )?(?:replaced|overwritten|lost|discarded|"
     r"wiped)|over the (?:live|existing|current))\b"
@@ -169,7 +172,7 @@ _READS = re.compile(
 _MAKES = re.compile(
     r"^(?:add|attach|open|file|create|post|send|submit|append|insert|new|comment|raise|log|"
     r"enqueue|book|charge|pay|invite|notify|publish|e-?mail|reply|register|lodge|place|issue|"
-    r"schedule|request|reserve|dispatch|enrol{1,2})$"
+    r"schedule|request|reserve|dispatch|enrol{1,2}|take|make)$"
 )
 """Name verbs for acts that make something new each call: a pull request opened, a note
 added, a ticket filed. Such a tool is neither read-only nor idempotent."""
@@ -183,6 +186,16 @@ _MADE = re.compile(
     r"certificate|reminder)s?$"
 )
 """Things such a verb makes: ``open_pull_request`` acts, ``open_nodes`` or ``open_file`` reads."""
+
+
+_REPEATS = re.compile(
+    r"\b(?:each|every) (?:call|request|run|time|invocation)\b[^.;]{0,60}?\b(?:again|another|anew|"
+    r"a new|a second|once more)\b"
+    r"|\bcall(?:ing|ed)? (?:it |this tool )?(?:twice|again|more than once)\b[^.;]{0,40}?\b(?:charges?|"
+    r"sends?|creates?|books?|pays?|files?|debits?|posts?|orders?)\b"
+)
+"""A tool's text saying a repeated call repeats its effect ("each call charges the card
+again"): not idempotent."""
 
 
 def makes(item: Mapping[str, JSON] | None) -> list[str]:
@@ -201,7 +214,9 @@ def makes(item: Mapping[str, JSON] | None) -> list[str]:
     return [parts[0]]
 
 
-_NEEDS_OBJECT = frozenset(["open", "file", "log", "new", "register", "place", "issue", "schedule"])
+_NEEDS_OBJECT = frozenset(
+    ["open", "file", "log", "new", "register", "place", "issue", "schedule", "take", "make"]
+)
 """Name verbs that are nouns or reads too (``open_file``, ``issue_list``): they make
 something only before a thing such a verb makes."""
 
@@ -451,6 +466,15 @@ def _claim_reason(key: str, shown: str, path: str, new: Mapping[str, JSON] | Non
             )
     if key == "idempotentHint":
         made = makes(new)
+        again = _REPEATS.search(_tool_words(new)[1])
+        if again and not made:
+            return Reason(
+                "annotation-tightened",
+                H,
+                f"{shown}, but the tool's own text says a repeated call repeats its effect "
+                f"({again.group(0)[:50]!r}): a client may retry it",
+                path,
+            )
         if made:
             return Reason(
                 "annotation-tightened",
@@ -793,6 +817,39 @@ def _acting_input(reasons: list[Reason], does: list[str]) -> Iterator[Reason]:
             yield r
 
 
+_SENSITIVE_FIELD = re.compile(
+    r"medical|health|diagnos|medication|prescription|disabilit|clinical|"
+    r"ssn|social_?security|national_?(?:insurance|id)|passport|tax_?id|"
+    r"card_?(?:number|no|pan)|\bpan\b|cvv|cvc|iban|account_?number|password|passcode|secret|"
+    r"api_?key|token|credential|biometric|religio|ethnic|sexual|criminal|immigration",
+    re.I,
+)
+"""Field names for special-category, identity, payment or secret data."""
+
+
+def _sensitive_field(name: str) -> bool:
+    """``medical_condition``, ``card_number``; not a paging ``next_page_token``."""
+    return bool(_SENSITIVE_FIELD.search(name)) and not _PAGING.search(name)
+
+
+_PAGING = re.compile(r"page|cursor|next|continuation|count|has_|is_|_at$|expir", re.I)
+
+
+def _field_name(r: Reason) -> str:
+    return (r.path or "").rpartition(".")[2]
+
+
+def _exposed_field(r: Reason) -> Reason:
+    name = _field_name(r)
+    return Reason(
+        "output-schema-changed",
+        H,
+        f"output schema: new field {name!r}: the result now carries medical, identity, "
+        "payment or secret data",
+        r.path,
+    )
+
+
 def _steering_field(r: Reason) -> bool:
     """A new output field graded high for its name or text (not for being required): the
     model reads it like any description."""
@@ -822,9 +879,12 @@ def _tool_reasons(change: Change, known: frozenset[str] = frozenset()) -> Iterat
             found = list(_acting_input(found, acts(new)))
         if key == "outputSchema":
             # Structure the client validates against is capped at medium; text in it is
-            # read by the model like any description and keeps its band.
+            # read by the model like any description and keeps its band. A new field named
+            # for special-category or secret data is the result exposing it.
             found = [
-                r
+                _exposed_field(r)
+                if r.category == "parameter-added" and _sensitive_field(_field_name(r))
+                else r
                 if r.category in ("description-changed", "title-changed", "default-changed")
                 or _steering_field(r)
                 else Reason(

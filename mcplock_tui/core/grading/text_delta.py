@@ -491,9 +491,18 @@ def _no_leave(gained: set[str], new: str, old: str) -> bool:
         return True
     for sentence in _sentences(new)[:_MAX_RULES]:
         words = {_SYNONYMS.get(k, k) for k in (_key(w) for w in _TOKEN.findall(sentence))}
-        if words & strict and not cautionary(sentence, old):
+        if words & strict and not cautionary(sentence, old) and not _order_retold(sentence, old):
             return False
     return True
+
+
+def _order_retold(sentence: str, old: str) -> bool:
+    """ "always offer two slots" where the old text already said "offer two slots": the
+    same order, told with "always"."""
+    hits = list(_ALWAYS.finditer(sentence))
+    return bool(hits) and all(
+        m.group(0).startswith("always") and _ordered_before(m.group(1), old) for m in hits
+    )
 
 
 _EXCLUDES = re.compile(
@@ -724,6 +733,48 @@ def _ban_exempted(old: str, new: str) -> str | None:
         gained = _content_roots(more) - _content_roots(tail)
         if gained:
             return more.strip()[:40]
+    return None
+
+
+_UNGATED = re.compile(
+    r"\bwithout (?:an? |any |the |prior |further )?(?:\S+ )?(?:approval|confirmation|consent|"
+    r"sign-?off|review|check|authori[sz]ation)\w*"
+    r"|\bno (?:\S+ )?(?:approval|confirmation|consent|sign-?off|review|check|authori[sz]ation)\w* "
+    r"(?:is |are )?(?:needed|required|necessary)\b"
+    r"|\b(?:need|needs|require|requires) no (?:\S+ )?(?:approval|confirmation|consent|sign-?off|"
+    r"review|authori[sz]ation)\b"
+)
+
+
+_GATE_FIELD = re.compile(r"approv|confirm|consent|signoff|review|authori|ticket|ref$")
+
+
+def _moved_to_ungated(old: str, new: str) -> str | None:
+    """A name taken off a requirement's list and put in the sentence that needs nothing
+    ("remote_disconnect and switch_to_prepay require approval; read_now may be sent without"
+    -> "... switch_to_prepay may be sent without approval")."""
+    if len(old) + len(new) > 2 * MAX_DELTA_CHARS:
+        return None
+    was = _sentences(old)[:_MAX_RULES]
+    gated_before = {
+        _key(w)
+        for x in was
+        if _REQUIRES.search(x) and not _UNGATED.search(x)
+        for w in _TOKEN.findall(x)
+    }
+    free_before = {_key(w) for x in was if _UNGATED.search(x) for w in _TOKEN.findall(x)}
+    for x in _sentences(new)[:_MAX_RULES]:
+        if not _UNGATED.search(x) or _REQUIRES.search(x) or "error" in x:
+            continue  # "Errors: APPROVAL_REQUIRED - sent without approval_id" says a refusal
+        for w in _TOKEN.findall(x):
+            k = _key(w)
+            if (
+                "_" in w
+                and k in gated_before
+                and k not in free_before
+                and not _GATE_FIELD.search(k)  # the gate's own field: "without approval_id"
+            ):
+                return str(w)
     return None
 
 
@@ -1256,6 +1307,9 @@ def _rule_flips(
     hedged = _hedged(m.old_text, m.new_text)
     if hedged:
         out.append(f"rule hedged: {hedged}")
+    ungated = _moved_to_ungated(m.old_text, m.new_text)
+    if ungated:
+        out.append(f"requirement lifted for: {ungated}")
     exempted = _ban_exempted(m.old_text, m.new_text)
     if exempted:
         out.append(f"ban exempts: {exempted}")
@@ -1465,6 +1519,8 @@ _CONDITION = re.compile(
     r"(?<!only )\b(?:if|when|whenever|once|unless|in case)\b(?:\s+\S+){0,4}?\s+(?:the )?(?:"
     + _WHO
     + r"|they|someone)\b"
+    # "when customers can go to the Ombudsman": what the person may do, told as a fact.
+    r"(?!\s+(?:can|may|could|are able|is able)\b)"
     # "once the user has confirmed" gates the act on consent: it steers nothing.
     r"(?!\s+(?:has |have |had )?(?:confirm|approv|review|accept|agree|consent|sign|okay)\w*)"
     r"|\b" + _WHO + r" (?:asks?|says?|mentions?|requests?|wants?|types?)\b"
@@ -2013,7 +2069,7 @@ _DISMISSED = re.compile(
 )
 _GATED = re.compile(
     r"\b(?:only (?:after|once|when|if)|until|unless|before|must|needs? to|ask|asks|requires?|"
-    r"wait(?:s)? for|cannot|can't|do not|don't|never \w+ (?:before|without))\b"
+    r"wait(?:s)? for|cannot|can't|do not|don't|never (?:\S+ ){1,10}?(?:before|without))\b"
 )
 _BY_OTHER = re.compile(
     r"\b(?:already )?(?:confirm|approv|review)\w* (?:(?:weekly|daily|nightly|hourly|monthly|"
@@ -2069,6 +2125,18 @@ _PAST_CLAIM = re.compile(r"^(?:has|have|had) ")
 _PERSON_ACT = re.compile(_WHO + r" ")
 
 
+_ERRORS_LABEL = re.compile(r"\b(?:errors?|error codes?|failure codes?)\s*:")
+_FULL_STOP = re.compile(r"(?<!\d)[.!?](?!\d)")
+
+
+def _in_error_list(text: str, at: int) -> bool:
+    """``at`` sits in an "Errors: A - ...; B - ..." list: no full stop (a decimal point is
+    none) between the label, at most 300 characters back, and it."""
+    start = max(0, at - 300)
+    labels = list(_ERRORS_LABEL.finditer(text, start, at))
+    return bool(labels) and not _FULL_STOP.search(text, labels[-1].end(), at)
+
+
 def _claim_hits(text: str) -> list[str]:
     """Authority claims, except "once the traveller has approved": that is the gate, and
     "must be added and approved by the user": that is a requirement."""
@@ -2094,7 +2162,9 @@ def _claim_hits(text: str) -> list[str]:
             continue  # "both need the user's go-ahead": the gate, not a claim it was given
         if _described(hit.strip(), sentence, text, m.start(), m.end()):
             continue
-        if _ERROR_LEAD.search(text, max(0, start - 40), max(0, start - 1)):
+        if _ERROR_LEAD.search(text, max(0, start - 40), max(0, start - 1)) or _in_error_list(
+            text, m.start()
+        ):
             continue  # an error list says when the tool refuses, not that a check is waived
         out.append(hit.strip())
     return out
@@ -2112,7 +2182,7 @@ _APPROVED_FOR = re.compile(
     r"\s+(?:for|in)\s*(?:[.;:!?\n]|$)|\s+(?:with|through|via|using) (?:a|an|the|each|their)\b"
 )
 _BAN_BEFORE = re.compile(
-    r"\b(?:never|not|n't|cannot|nobody|no one|nothing)\b(?:\s+[^\s,;:.!?]+){0,6}\s*$"
+    r"\b(?:never|not|n't|cannot|nobody|no one|nothing)\b(?:\s+[^\s,;:.!?]+){0,10}\s*$"
 )
 
 
@@ -2732,6 +2802,63 @@ def _language(added: list[str], names: frozenset[str] = frozenset()) -> list[str
 
 
 _EVIDENCE_SHARE = 0.25
+_FUNCTION = _ENGLISH | frozenset(
+    [
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "no",
+        "never",
+        "we",
+        "our",
+        "they",
+        "he",
+        "she",
+        "there",
+        "what",
+        "who",
+        "how",
+        "after",
+        "before",
+        "until",
+        "about",
+        "over",
+        "up",
+        "out",
+        "but",
+        "these",
+        "those",
+        "them",
+        "his",
+        "her",
+        "i",
+        "me",
+        "my",
+    ]
+)
+_PLAIN_WORD = re.compile(r"(?<![\w'’-])[^\W\d_]{1,40}(?![\w'’-])")
+_PROSE_RUN = 7
+_ADDRESS = re.compile(r"\S{1,64}@\S{1,255}|(?<![\w.-])(?:[\w-]{1,63}\.){1,8}[a-z]{2,24}\b")
+"""E-mail addresses and dotted host or file names: places, not words."""
+
+
+def _unreadable(raw: list[str], added: set[str]) -> list[str]:
+    """A new sentence of seven or more plain words without one English function word: a
+    language the word lists do not know (Welsh, Basque, Swahili ...). A list of names
+    ("id, name, status, ...") is told by its commas."""
+    for sentence in raw[:_MAX_RULES]:
+        plain = _ADDRESS.sub(" ", _LINK.sub(" ", sentence[:MAX_DELTA_CHARS]))
+        words = [_fold(w) for w in _PLAIN_WORD.findall(plain)]
+        if len(words) < _PROSE_RUN or sentence.count(",") * 3 >= len(words):
+            continue
+        if not any(w in _FUNCTION for w in words) and sum(_key(w) in added for w in words) >= 4:
+            return words[:6]
+    return []
 
 
 def foreign_words(letters: list[str]) -> list[str]:
@@ -3026,6 +3153,12 @@ def _gate_retold(hit: str, d: Delta) -> bool:
     return bool(told) and all(w in d.old_keys or _root(w) in roots for w in told)
 
 
+def _ordered_before(verb: str, old: str) -> bool:
+    """The old text already ordered this verb ("offer at least two options"): "always
+    offer" retells that order."""
+    return bool(re.search(r"(?:^|[:.;,!?\n]\s*|\band\s|\d\.\s)" + re.escape(verb) + r"\b", old))
+
+
 def _phrase_signals(r: _Read) -> list[Signal]:
     out: list[Signal] = []
     for kind, pattern in _PHRASES:
@@ -3058,7 +3191,11 @@ def _phrase_signals(r: _Read) -> list[Signal]:
         waived = [w for w in waived if w not in said]  # the old text's own wording
     if waived:
         out.append(Signal("authority", tuple(waived)))
-    always = [m.group(0) for m in _ALWAYS.finditer(r.steering) if _touches(m.group(0), r.added)]
+    always = [
+        m.group(0)
+        for m in _ALWAYS.finditer(r.steering)
+        if _touches(m.group(0), r.added) and not _ordered_before(m.group(1), r.d.old_text)
+    ]
     if always:
         out.append(Signal("directive", tuple(always)))
     return out
@@ -3111,7 +3248,7 @@ def signals(
     out = _phrase_signals(r) + _entity_signals(d, r.text, added, known_hosts)
     if d.flips:
         out.append(Signal("flip", tuple(d.flips)))
-    foreign = _language(d.added, frozenset(_names(d.raw)))
+    foreign = _language(d.added, frozenset(_names(d.raw))) or _unreadable(d.raw, added)
     if foreign:
         out.append(Signal("language", tuple(foreign)))
     return out
