@@ -268,10 +268,23 @@ _SUBJECTS = frozenset(
 )
 
 
-def _affix_flips(old_part: list[str], new_part: list[str], leading: bool) -> list[str]:
+def _counted_at(tokens: list[str], at: int) -> bool:
+    """A noun at ``at`` is counted: an article, a counting word or an act verb stands just
+    before it ("the record", "each record", "deletes record"), not an adjective ("planned
+    work" -> "planned works" is the same listing)."""
+    if at == 0 or tokens[at - 1] in _SENTENCE_END:
+        return True
+    near = tokens[max(0, at - 2) : at]
+    return bool(set(near) & (_DETERMINER | _COUNTED) or _ACT_VERB.match(tokens[at - 1]))
+
+
+def _affix_flips(
+    old_part: list[str], new_part: list[str], leading: bool, counted: bool = True
+) -> list[str]:
     """``record`` -> ``records`` (one becomes many), ``reversible`` -> ``irreversible``.
 
-    ``leading``: the part starts a sentence, where "Create" -> "Creates" is the same verb.
+    ``leading``: the part starts a sentence, where "Create" -> "Creates" is the same verb;
+    ``counted``: the word before the part counts what follows (see :func:`_counted_at`).
     """
     out: list[str] = []
     for i, (x, y) in enumerate(zip(old_part[:50], new_part[:50], strict=False)):
@@ -281,7 +294,10 @@ def _affix_flips(old_part: list[str], new_part: list[str], leading: bool) -> lis
             y in (x + "s", x + "es")  # one becomes many; "earlier days" -> "an earlier day" narrows
             and not (leading and i == 0)
             and x not in _OBLIGES  # "payouts need" -> "a payout needs": the verb agrees
-            and (i == 0 or new_part[i - 1] in _DETERMINER or new_part[i - 1] in _COUNTED)
+            and (
+                (i == 0 and counted)
+                or (i > 0 and (new_part[i - 1] in _DETERMINER or new_part[i - 1] in _COUNTED))
+            )
         ):
             out.append(f"number {x!r} -> {y!r}")
         elif any(y == p + x or x == p + y for p in _NEGATING):
@@ -1121,7 +1137,7 @@ def delta(old: str, new: str) -> Delta:
         if op == "replace" and len(old_part) == len(new_part):
             # "wait for the user" -> "the assistant waits for the user": a verb, not a count.
             leading = j1 == 0 or b[j1 - 1] in _SENTENCE_END or _key(b[j1 - 1]) in _SUBJECTS
-            affixes.extend(_affix_flips(old_part, new_part, leading))
+            affixes.extend(_affix_flips(old_part, new_part, leading, _counted_at(b, j1)))
         gone_numbers.extend(_counts(old_part, a, i1, not retold))
         if op == "replace":
             came_numbers.extend(_counts(new_part, b, j1, not retold))  # an example is no flip
