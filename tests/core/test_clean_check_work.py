@@ -14,6 +14,7 @@ import pytest
 from mcplock_tui import storage
 from mcplock_tui.core import analysis
 from mcplock_tui.core import lockfile as lf
+from mcplock_tui.core.grading.grade import known_hosts
 from mcplock_tui.core.model import CaptureResult
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.core.surface import build_surface
@@ -33,11 +34,10 @@ TOOLS = [
 def _report(live_tools: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> Any:
     lock = storage.loads(storage.dumps(lf.Lockfile({"s": lf.ServerPin(_surface(TOOLS))})))
     calls = [0]
-    inner = analysis.known_hosts
 
     def counted(surface: Any) -> frozenset[str]:
         calls[0] += 1
-        return inner(surface)
+        return known_hosts(surface)
 
     monkeypatch.setattr(analysis, "known_hosts", counted)
     result = CaptureResult(name="s", surface=_surface(live_tools))
