@@ -168,6 +168,11 @@ _FROM_TREE = (
     # Its own memo folder: a memo file is named after the code, and saving one deletes the
     # other code's, so two trees sharing a folder would empty each other's memo every run.
     "d = os.environ.get('MCPLOCK_CACHE_DIR'); d and os.environ.update(MCPLOCK_CACHE_DIR=d + '-other'); "
+    # The console entry where the tree has one, as ``python -m mcplock_tui`` runs this tree
+    # (it pauses the collector while the program is imported); else ``cli.main``.
+    "import importlib.util as u\n"
+    "if u.find_spec('mcplock_tui.cli.entry'):\n"
+    "    from mcplock_tui.cli.entry import main; sys.exit(main())\n"
     "from mcplock_tui.cli.main import main; sys.exit(main(sys.argv[1:]))"
 )
 
@@ -262,6 +267,9 @@ def bench_size(root: Path, tools: int, rounds: int, page: int, fmt: str) -> None
     }
     if COMPARE:
         tree, label = COMPARE[0]
+        # Its memo is its own: fill it as the pin above filled this tree's, or its first
+        # measured pin runs cold and every other one warm.
+        pin(clean, "warm-other.lock", tree)
         contenders[f"pin [{label}]"] = fresh_pins(clean, tree)
         contenders[f"check (clean) [{label}]"] = check(clean, fmt, tree=tree)
         contenders[f"check (10% drifted) [{label}]"] = check(dirty, fmt, ok=(1,), tree=tree)

@@ -17,13 +17,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from mcplock_tui.capture import capture_sync
-from mcplock_tui.capture.probe import probe_report
 from mcplock_tui.cli.options import lock_path as lock_path_for
 from mcplock_tui.cli.options import read_lock_or_explain, workspace
 from mcplock_tui.cli.progress import CaptureProgress, drift_word
 from mcplock_tui.core.analysis import analyze, unreviewed_launch
-from mcplock_tui.core.formats.json_report import error_json, to_json
-from mcplock_tui.core.formats.sarif import error_sarif, to_sarif
 from mcplock_tui.core.model import ErrorKind, Severity
 from mcplock_tui.core.report import Report
 from mcplock_tui.errors import MCPLockError
@@ -70,6 +67,8 @@ def build_report(
     )
     save_memo(memo)
     if getattr(args, "probe", False):
+        from mcplock_tui.capture.probe import probe_report  # only when asked
+
         report = probe_report(report, runnable, captures, timeout=ws.timeout, log_dir=ws.log_dir)
     if getattr(args, "explain", False):
         from mcplock_tui.explain.run import explain_report  # anthropic only when asked
@@ -79,13 +78,18 @@ def build_report(
 
 
 def format_report(report: Report, fmt: str, lock_path: Path, cwd: Path) -> str:
+    # Each format's module (the SARIF one with tomllib) loads only for its own output.
     try:
         shown = str(lock_path.relative_to(cwd))
     except ValueError:
         shown = str(lock_path)
     if fmt == "json":
+        from mcplock_tui.core.formats.json_report import to_json
+
         return json.dumps(to_json(report, shown), indent=2, ensure_ascii=True) + "\n"
     if fmt == "sarif":
+        from mcplock_tui.core.formats.sarif import to_sarif
+
         try:
             text = lock_path.read_text(encoding="utf-8")
         except OSError:
@@ -106,6 +110,9 @@ def write_error_reports(args: argparse.Namespace, cwd: Path, message: str, kind:
 
     The stderr line is still printed by the caller (``cli.main``), with the same message.
     """
+    from mcplock_tui.core.formats.json_report import error_json
+    from mcplock_tui.core.formats.sarif import error_sarif
+
     shown = _shown(lock_path_for(args, cwd), cwd)
     fmt = args.format
     if fmt == "json":

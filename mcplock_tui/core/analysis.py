@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from mcplock_tui.core.diff import diff_surfaces
+from mcplock_tui.core.diff import Change, diff_surfaces
 from mcplock_tui.core.grading.grade import GradeContext, grade_changes, known_hosts, scan_surface
 from mcplock_tui.core.hosts import item_hosts
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
@@ -51,8 +51,11 @@ def analyze_server(
     ctx: GradeContext,
     *,
     include_known: bool = False,
+    changes: list[Change] | None = None,
 ) -> ServerReport:
-    changes = diff_surfaces(name, pin.surface, live)
+    """``changes``: the diff of ``pin`` against ``live`` when the caller has it already."""
+    if changes is None:
+        changes = diff_surfaces(name, pin.surface, live)
     graded, suppressed = grade_changes(changes, ctx, pin.surface, live)
     rejections = {
         c.id: r
@@ -105,15 +108,21 @@ def report_for(
             warnings=warnings,
         )
     pin = lock.servers[name]
+    changes = diff_surfaces(name, pin.surface, result.surface)
     ctx = GradeContext(
         server=name,
         foreign_tools=foreign,
         policy=policy,
-        known_hosts=known_hosts(pin.surface),
+        # Only grading a change and naming a change's new hosts read the known hosts (the
+        # scan of unchanged items does not): a server with nothing changed skips the walk
+        # of its whole pinned surface.
+        known_hosts=known_hosts(pin.surface) if changes else frozenset(),
         own_tools=frozenset(pin.surface.tools) | frozenset(result.surface.tools),
         memo=memo,
     )
-    report = analyze_server(name, pin, result.surface, ctx, include_known=include_known)
+    report = analyze_server(
+        name, pin, result.surface, ctx, include_known=include_known, changes=changes
+    )
     # A host can only be new in a changed item, so the live surface need not be walked whole.
     named = {h for c in report.changes for h in item_hosts(c.kind, c.new)}
     hosts = tuple(sorted(named - ctx.known_hosts))

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -188,13 +189,24 @@ def _encode_item(kind: Kind, item: Mapping[str, JSON]) -> dict[str, Any]:
     return table
 
 
+def _shared_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    return {sys.intern(key): value for key, value in pairs}
+
+
+_FIELD_DECODER = json.JSONDecoder(object_pairs_hook=_shared_keys)
+"""Each JSON field of a lockfile is its own decode, and the C decoder shares repeated keys
+within one call only: without this every pinned item held its own ``type``,
+``description``, ``properties``... (about a fifth of the pinned side at 20,000 tools)."""
+_decode_json = _FIELD_DECODER.decode
+
+
 def _decode_item(kind: Kind, table: Any, where: str) -> dict[str, JSON]:
     if not isinstance(table, dict):
         raise LockfileError(f"{where}: expected a table")
     item: dict[str, JSON] = {}
     try:
         if "extra" in table:
-            extra = json.loads(_text(table, "extra", where))
+            extra = _decode_json(_text(table, "extra", where))
             if not isinstance(extra, dict):
                 raise LockfileError(f"{where}.extra: expected a JSON object")
             item.update(extra)
@@ -203,7 +215,7 @@ def _decode_item(kind: Kind, table: Any, where: str) -> dict[str, JSON]:
                 item[wire] = _text(table, key, where)
         for wire, key in _JSON_FIELDS[kind]:
             if key in table:
-                item[wire] = json.loads(_text(table, key, where))
+                item[wire] = _decode_json(_text(table, key, where))
     except json.JSONDecodeError as exc:
         raise LockfileError(
             f"{where}: invalid JSON text ({exc.msg} at line {exc.lineno})"
