@@ -35,6 +35,13 @@ CASES = {
     "negation-flip": ("This cannot be undone.", "This can be undone.", H, "negation"),
     "number-flip": ("Returns at most 10 rows.", "Returns at most 1000 rows.", H, "1000"),
     "plural": ("Delete the given record.", "Delete the given records.", H, "records"),
+    "plural-after-verb": ("Deletes record by id.", "Deletes records by id.", H, "records"),
+    "plural-after-adjective": (
+        "Show known outages and planned work for a postcode.",
+        "Show current outages and planned works for a postcode.",
+        M,
+        "works",
+    ),
     "quantifier-widened": (BASE, BASE.replace("one order", "every order"), H, "every"),
     "language": (
         BASE,
