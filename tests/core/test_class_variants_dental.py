@@ -15,7 +15,9 @@ notice:") came with the rules for it: 9 of its 19 cases failed on the grader bef
 the agents and participle cases, 2 of 3, likewise. A third batch (hints the tool's text
 contradicts, a language the word lists do not know, a name moved off a requirement's list,
 a protective floor, special-category result fields, and their routine neighbours): 11 of
-its 15 cases failed before the rules for them.
+its 15 cases failed before the rules for them. A fourth (a password sent separately,
+automation denied, a log administrators can review, a parameter described in its own
+name's words): all 4 failed before.
 """
 
 from __future__ import annotations
@@ -66,7 +68,14 @@ BASE: dict[str, Any] = {
         {
             "name": "chart_note",
             "description": "Adds a note to a patient's dental chart.",
-            "inputSchema": _obj({"patient_id": _S, "note": _S}, ["patient_id", "note"]),
+            "inputSchema": _obj(
+                {
+                    "patient_id": _S,
+                    "note": _S,
+                    "archive_previous": {"type": "boolean", "default": False},
+                },
+                ["patient_id", "note"],
+            ),
             "annotations": {"readOnlyHint": False, "destructiveHint": False},
         },
         {
@@ -467,6 +476,20 @@ BENIGN: dict[str, dict[str, Any]] = {
         3,
         " Errors: APPROVAL_REQUIRED - the refund is above 300.00 GBP and was sent without "
         "approved_by.",
+    ),
+    # A password sent by a second channel; automation denied; a log others can review; a
+    # parameter described in its own name's words.
+    "export-password-separately": _desc(
+        7, " The PDF is encrypted; its password is sent separately by SMS to the front desk."
+    ),
+    "recall-never-sent-automatically": _desc(
+        5, " Each reminder is shown to the user for approval and is never sent automatically."
+    ),
+    "cancel-logged-admins-review": _desc(
+        8, " Every cancellation is recorded in the audit log, which administrators can review."
+    ),
+    "chart-archive-previous-described": _pdesc(
+        1, "archive_previous", "Archives the previous note when this one is added."
     ),
     # A phishing advisory.
     "phishing-advisory": {

@@ -19,7 +19,7 @@ from urllib.parse import unquote
 from mcplock_tui.core.canonical import canon_json
 from mcplock_tui.core.grading.regex_subset import pattern_subset
 from mcplock_tui.core.grading.text import clip, text_reason, title_reason
-from mcplock_tui.core.grading.text_delta import text_signals
+from mcplock_tui.core.grading.text_delta import said_roots, text_signals
 from mcplock_tui.core.model import Reason, Severity
 
 H, M = Severity.HIGH, Severity.MEDIUM
@@ -718,6 +718,9 @@ def annotation_keyword_reasons(
     """Text, titles, defaults and unknown keywords of one node; ``known``: hosts the server
     already names (a docs link on one of them is not a new place); ``said``: roots of the
     tool's own name and text (a parameter described in them adds no capability)."""
+    parent, _, name = at.rpartition(".")
+    if said and parent.endswith("properties"):
+        said = said | said_roots(name)  # "remove_attendees": "Addresses to remove."
     for key in sorted(set(a) | set(b)):
         o, n = a.get(key, ABSENT), b.get(key, ABSENT)
         same = canon_json(None if o is ABSENT else o) == canon_json(None if n is ABSENT else n)

@@ -2097,7 +2097,9 @@ _BY_OTHER = re.compile(
 
 
 _THEIR_OWN_LOOK = re.compile(
-    r"\b(?:" + _WHO + r"|they|he|she)\s+(?:can|may|could|is able to|are able to|will be able to)"
+    r"\b(?:" + _WHO + r"|they|he|she|administrators?|admins?|auditors?|managers?|supervisors?|"
+    r"compliance(?: \w+)?|the security team|reviewers?)\s+"
+    r"(?:can|may|could|is able to|are able to|will be able to)"
     r"(?: \w+ly)?\s+$"
 )
 """The person's own later look at a record, not a claim that their review was done."""
@@ -2128,6 +2130,8 @@ def _waived_consent(sentences: list[str], added: set[str]) -> list[str]:
             continue
         if _THEIR_OWN_LOOK.search(sentence, 0, consent.start()):
             continue  # "recorded in the audit log, where the user can review it"
+        if _DENIED.search(sentence, max(0, waved.start() - 30), waved.start()):
+            continue  # "is never sent automatically": the automation is what is denied
         if _touches(consent.group(0), added) or _touches(waved.group(0), added):
             out.append(f"{consent.group(0)} … {waved.group(0)}")
     return out
@@ -2558,7 +2562,11 @@ _ASKED_TO = re.compile(
 )
 _KEPT_WORD = re.compile(r"secrets?$|passwords?$|api keys?$|tokens?$|credentials?$")
 _SHOWN_ONCE = re.compile(
-    r"\b(?:shown|displayed|returned|visible|given) (?:only )?once\b|\bonly (?:shown|displayed|"
+    r"\b(?:shown|displayed|returned|visible|given) (?:only )?once\b"
+    # An archive's password delivered through a second channel, to the person.
+    r"|\b(?:sent|delivered|given) (?:\S+ )?(?:separately|in a separate)\b|\bseparate (?:e-?mail|"
+    r"sms|text message|message|letter|channel)\b"
+    r"|\bonly (?:shown|displayed|"
     r"returned) once\b|\bcannot (?:\S+ ){0,2}?(?:display|show|retrieve|return)\w* (?:it |them )?"
     r"again\b|\bstore (?:it|them) (?:securely|safely)\b|\b(?:secret|password) (?:manager|vault)\b"
 )
