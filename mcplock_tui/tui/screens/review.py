@@ -35,6 +35,16 @@ SPIN_INTERVAL = 0.1
 FILTER_HINT = "/ filter"
 
 
+class FilterBox(Input):
+    """The filter input. Typing here takes the letter keys, which leaves the footer with no
+    key of the review; it shows how to leave the box instead."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "screen.clear_filter", "Clear filter"),
+        Binding("enter", "submit", "Back to the list"),
+    ]
+
+
 class ReviewScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_filter", "Filter", show=False),
@@ -96,7 +106,7 @@ class ReviewScreen(Screen[None]):
             if isinstance(found, Input):
                 return found
             pane = self.query_one("#nav-pane")
-            box = Input(placeholder=FILTER_HINT, id="filter")
+            box = FilterBox(placeholder=FILTER_HINT, id="filter")
             await found.remove()
             if not pane.is_attached:  # the quit came during the removal
                 return None
