@@ -9,6 +9,7 @@ exit code 2 or a banner.
 from __future__ import annotations
 
 import os
+import shlex
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,13 @@ from pathlib import Path
 from mcplock_tui.config import load_servers
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.core.policy import Policy, parse_policy
-from mcplock_tui.errors import ConfigError, LockfileError, NoLockfileError, PolicyError
+from mcplock_tui.errors import (
+    ConfigError,
+    LockfileError,
+    NoLockfileError,
+    PinHashError,
+    PolicyError,
+)
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.storage import load_document, read_lockfile
 
@@ -119,4 +126,12 @@ def read_lock_or_explain(path: Path) -> Lockfile:
     except FileNotFoundError:
         raise NoLockfileError(
             f"no lockfile at {path}; run `mcplock-tui pin` to capture the servers and create it"
+        ) from None
+    except PinHashError:
+        raise  # names `pin --server NAME --replace` already
+    except LockfileError as exc:
+        # A file that does not read at all (a bad merge, a truncated write) holds every
+        # reviewed decision: the way back is the committed copy, not a fresh pin.
+        raise LockfileError(
+            f"{exc}; restore the reviewed lockfile with `git checkout -- {shlex.quote(str(path))}`"
         ) from None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shlex
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -64,13 +66,23 @@ def test_json_on_stdout_when_no_lockfile(tmp_path: Path, run: Run) -> None:
     assert json.loads(sarif.stdout)["runs"][0]["invocations"][0]["exitCode"] == 2
 
 
-def test_unreadable_lockfile_writes_reports(tmp_path: Path, run: Run) -> None:
+def test_unreadable_lockfile_writes_reports_and_names_a_restore(tmp_path: Path, run: Run) -> None:
     project(tmp_path, a=None)
-    (tmp_path / "mcplock.lock").write_text("version = 1\nhash_model = 1\n[servers.a\n")
-    code, _, report, sarif = _reports(tmp_path, run)
+    assert run("pin").returncode == 0
+    lock = tmp_path / "mcplock.lock"
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for args in (["init", "-q"], ["add", "mcplock.lock"], ["commit", "-qm", "pin"]):
+        subprocess.run([*git, *args], cwd=tmp_path, check=True, capture_output=True)
+    lock.write_text("version = 1\nhash_model = 1\n[servers.a\n")  # a bad merge
+    code, stderr, report, sarif = _reports(tmp_path, run)
     assert code == 2
     _assert_error_report(report, sarif, "lockfile")
     assert "line 3" in report["error"]
+    fix = f"git checkout -- {lock}"
+    assert fix in report["error"] and fix in stderr
+    # The named command fixes it.
+    subprocess.run(shlex.split(fix), cwd=tmp_path, check=True, capture_output=True)
+    assert run("--check").returncode == 0
 
 
 def test_bad_config_writes_reports_with_file_and_line(tmp_path: Path, run: Run) -> None:

@@ -11,6 +11,7 @@ up as a line in the app (status line and notification, never markup), not a trac
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import on, work
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerCancelled, WorkerError, WorkerFailed, WorkerState
 
 from mcplock_tui.core.canonical import visible
 from mcplock_tui.core.graded import GradedChange
@@ -45,6 +46,12 @@ if TYPE_CHECKING:
 
 _FOOTER_WAIT = 0.5
 """Seconds after the first frame that capture waits, at most, for the footer's keys."""
+
+_STOP_WAIT = 3.0
+"""Seconds the app waits on exit for cancelled captures to stop their servers. Stopping a
+hung stdio server takes the SDK's shortened grace (about 0.7 s, ``capture.shutdown``)."""
+_SPAWNING_GROUPS = frozenset({"capture", "decide"})
+"""Worker groups that start servers; the thread workers (grading, lint, explain) do not."""
 
 _WORKER_LABEL = {
     "capture": "capture",
@@ -102,6 +109,19 @@ class ReviewApp(App[int]):
         # footer that never fills in (no focus) delays capture by half a second at most.
         self.set_timer(_FOOTER_WAIT, self._start_capture)
         resume_collector()
+
+    async def on_unmount(self) -> None:
+        # Textual cancels the workers on exit without waiting; a cancelled capture still has
+        # to stop the servers it started, and the event loop closing under it leaves a server
+        # that ignores its stdin closing running after the app is gone.
+        stopping = [w for w in self.workers if w.group in _SPAWNING_GROUPS and not w.is_finished]
+        if not stopping:
+            return
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(_STOP_WAIT):
+                for worker in stopping:
+                    with contextlib.suppress(WorkerCancelled, WorkerFailed, WorkerError):
+                        await worker.wait()
 
     @on(KeyFooter.Shown)
     def _start_capture(self) -> None:

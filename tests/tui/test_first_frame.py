@@ -113,3 +113,16 @@ async def test_slash_at_once_focuses_one_filter_input(project: Project) -> None:
         await pilot.press("w", "r", "i", "t", "e")
         await pilot.pause()
         assert app.review.filter.text == "write"
+
+
+@pytest.mark.parametrize("key", ["q", "ctrl+q"])
+async def test_quit_before_the_filter_box_is_swapped_in_exits_cleanly(
+    project: Project, key: str
+) -> None:
+    """A reviewer who quits at once (the key typed while the app starts) quits before the
+    first frame's filter swap runs; the swap must not mount into a screen being closed."""
+    app = project.app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert not isinstance(app.review.query_one("#filter"), Input), "the swap ran already"
+        await pilot.press(key)
+    assert app.return_code == 0

@@ -147,3 +147,20 @@ async def test_a_click_on_a_footer_key_runs_it(project: Project) -> None:
         await pilot.click(KeyFooter, offset=(help_key.start + 1, 0))
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
+
+
+async def test_footer_says_how_to_leave_the_filter_box(project: Project) -> None:
+    """Typing in the filter box takes the letter keys, so the footer loses them; it shows
+    the two keys that still act there instead of an empty line."""
+    app = project.app()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await pilot.pause()
+        footer = app.review.query_one(KeyFooter)
+        shown = {span.key: span.description for span in footer.spans}
+        assert "escape" in shown and "enter" in shown, shown
+        await pilot.press("w", "enter")
+        await pilot.pause()
+        assert app.focused is app.review.nav
+        assert "escape" not in {span.key for span in footer.spans}, "only while typing"

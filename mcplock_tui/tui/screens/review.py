@@ -35,6 +35,16 @@ SPIN_INTERVAL = 0.1
 FILTER_HINT = "/ filter"
 
 
+class FilterBox(Input):
+    """The filter input. Typing here takes the letter keys, which leaves the footer with no
+    key of the review; it shows how to leave the box instead."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "screen.clear_filter", "Clear filter"),
+        Binding("enter", "submit", "Back to the list"),
+    ]
+
+
 class ReviewScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_filter", "Filter", show=False),
@@ -86,15 +96,21 @@ class ReviewScreen(Screen[None]):
         self.query_one(Navigator).focus()
         self.call_after_refresh(self.mount_filter)
 
-    async def mount_filter(self) -> Input:
-        """The filter input, in place of its first-frame stand-in."""
+    async def mount_filter(self) -> Input | None:
+        """The filter input, in place of its first-frame stand-in; None when the screen is
+        closing (a quit typed while the app starts runs before this swap)."""
         async with self._filter_lock:  # "/" pressed while the first frame's swap runs
+            if not self.is_attached:
+                return None
             found = self.query_one("#filter")
             if isinstance(found, Input):
                 return found
-            box = Input(placeholder=FILTER_HINT, id="filter")
+            pane = self.query_one("#nav-pane")
+            box = FilterBox(placeholder=FILTER_HINT, id="filter")
             await found.remove()
-            await self.query_one("#nav-pane").mount(box, before=0)
+            if not pane.is_attached:  # the quit came during the removal
+                return None
+            await pane.mount(box, before=0)
             return box
 
     def _clear_filter_box(self) -> None:
@@ -273,7 +289,9 @@ class ReviewScreen(Screen[None]):
     # actions --------------------------------------------------------------------------------
 
     async def action_focus_filter(self) -> None:
-        (await self.mount_filter()).focus()
+        box = await self.mount_filter()
+        if box is not None:
+            box.focus()
 
     def action_clear_filter(self) -> None:
         self.filter = Filter()
