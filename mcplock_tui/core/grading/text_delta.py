@@ -51,7 +51,8 @@ _SENTENCE_END = frozenset(".!?;:\n")
 _WHO = (
     r"(?:users?|customers?|travell?ers?|operators?|requesters?|owners?|members?|"
     r"patients?|buyers?|guests?|callers?|humans?|person|people|account holders?|employees?|"
-    r"passengers?|subscribers?|visitors?|recipients?)(?:'s|s')?"
+    r"passengers?|subscribers?|visitors?|recipients?|cardholders?|card holders?|payers?|tenants?)"
+    r"(?:'s|s')?"
 )
 """Whoever the server's own text says must consent: the user, the traveller, the operator
 (not "client": in MCP that is the software asking).
@@ -303,6 +304,69 @@ def _affix_flips(
         elif any(y == p + x or x == p + y for p in _NEGATING):
             out.append(f"negation {x!r} -> {y!r}")
     return out
+
+
+_RULE_WORD = re.compile(r"^(?:never|not|must|only|cannot|always|require[sd]?|needs?)$")
+_UNLESS_WORD = frozenset(["unless", "except", "excepting", "save"])
+
+
+def _clause_exception(a: list[str], at: int, old_part: list[str], new_part: list[str]) -> list[str]:
+    """An "unless ..." clause put inside a kept sentence that carries a rule ("can never
+    approve it" -> "... it, unless no other approver is available"): the rule now has a way
+    out. A clause that only restates who decides ("unless the user asks") stays the gate
+    the old text already had only when the old sentence had an "unless" too."""
+    came = [w for w in new_part[:40] if w in _UNLESS_WORD]
+    if not came or any(w in _UNLESS_WORD for w in old_part):
+        return []
+    start = at
+    while start > 0 and a[start - 1] not in (".", "\n", "!", "?"):
+        start -= 1
+    end = at
+    while end < len(a) and a[end] not in (".", "\n", "!", "?"):
+        end += 1
+    sentence = a[start:end]
+    numbered = start >= 2 and a[start - 1] == "." and a[start - 2].isdigit()  # "3. Confirm: run"
+    if any(w in _UNLESS_WORD for w in sentence) or not (
+        numbered or any(_RULE_WORD.match(w) for w in sentence)
+    ):
+        return []
+    return [f"rule narrowed by an exception: {came[0]}"]
+
+
+_AGENT_BEFORE = frozenset(["by", "from", "only", "except", "unless", "than", "to", "with"])
+"""Before these a list names who may act or where something may go ("approved by the owner
+or an admin"): a name dropped from it narrows what is allowed."""
+
+
+def _list_item_dropped(a: list[str], at: int, old_part: list[str], new_keys: set[str]) -> list[str]:
+    """A name taken out of a list a rule covers ("never create or approve" -> "never
+    approve", "grants of the approver or accountant role must" -> "of the accountant role
+    must"): the rule no longer reaches it."""
+    if len(old_part) > 6 or not {"or", "and", "nor"} & set(old_part):
+        return []
+    named = [
+        w
+        for w in old_part
+        if w not in _ENGLISH
+        and w not in ("or", "and", "nor")
+        and len(w) > 2
+        and _key(w) not in new_keys  # "closed and draft" -> "draft and closed": moved
+    ]
+    if not named:
+        return []
+    start = at
+    while start > 0 and a[start - 1] not in (".", "\n", "!", "?", ";"):
+        start -= 1
+    if _AGENT_BEFORE & set(a[max(start, at - 4) : at]):
+        return []
+    end = at
+    while end < len(a) and a[end] not in (".", "\n", "!", "?", ";"):
+        end += 1
+    sentence = a[start:end]
+    numbered = start >= 2 and a[start - 1] == "." and a[start - 2].isdigit()
+    if not (numbered or any(_RULE_WORD.match(w) for w in sentence)):
+        return []
+    return [f"rule no longer covers: {named[0]}"]
 
 
 _EXCLUSION = re.compile(
@@ -700,20 +764,28 @@ def _content_roots(text: str) -> set[str]:
     return {_root(_key(w)) for w in _TOKEN.findall(text) if _key(w) not in _ENGLISH and len(w) > 2}
 
 
+_STANDS_IN = re.compile(r"\b(?:one|ones|them|it|those|these|such \w+)\b")
+"""A pronoun that stands in for the ban's object."""
+
+
 def _ban_narrowed(old: str, new: str) -> str | None:
     """A prohibition that kept its verb and lost part of its list ("do not include card
     numbers, passwords or addresses" -> "do not include passwords"): the rest is allowed now."""
     if len(old) + len(new) > 2 * MAX_DELTA_CHARS:
         return None
     bans: dict[str, set[str]] = {}
+    told: dict[str, str] = {}
     for m in _BAN_RULE.finditer(new):
         bans.setdefault(m.group(1), set()).update(_content_roots(m.group(2)))
+        told[m.group(1)] = told.get(m.group(1), "") + " " + m.group(2)
     for m in _BAN_RULE.finditer(old):
         now = bans.get(m.group(1))
         if now is None:
             continue
         was = _content_roots(m.group(2))
         lost = was - now
+        if len(lost) == 1 and _STANDS_IN.search(told[m.group(1)]):
+            continue  # "never message a patient flagged X" -> "never message one flagged X"
         if lost and now < was:
             return ", ".join(sorted(lost)[:3])
     return None
@@ -760,6 +832,46 @@ _UNGATED = re.compile(
     r"|\b(?:need|needs|require|requires) no (?:\S+ )?(?:approval|confirmation|consent|sign-?off|"
     r"review|authori[sz]ation)\b"
 )
+
+
+_NUMBERED = re.compile(r"(?:^|(?<=[\n.:;]))\s*(\d{1,2})[.)]\s+(?=\D)")
+_RULE_MARK = re.compile(
+    r"\b(?:never|not|n't|must|only|cannot|always|requires?|required|needs?|no one|nobody|"
+    r"at most|at least|before|until|unless)\b"
+)
+
+
+def _numbered_rules(text: str) -> list[str]:
+    """The items of a numbered list ("1. Never ... 2. Only ..."), at most 64."""
+    marks = list(_NUMBERED.finditer(text[:MAX_DELTA_CHARS]))[: _MAX_RULES + 1]
+    if len(marks) < 2:
+        return []
+    out = []
+    for k, m in enumerate(marks):
+        end = marks[k + 1].start() if k + 1 < len(marks) else len(text)
+        out.append(text[m.end() : end].split("\n\n")[0].strip())
+    return out
+
+
+def _numbered_rule_dropped(old: str, new: str) -> str | None:
+    """A whole rule of a numbered list gone, the rest kept ("5. Contact only owners who
+    opted in; never message ..." deleted, the list renumbered): nothing retells it. A rule
+    told in other words shares most of its content words with one of the new items."""
+    before = _numbered_rules(old)
+    if not before:
+        return None
+    after = _numbered_rules(new)
+    if not after or len(after) >= len(before):
+        return None
+    now = [_content_roots(x) for x in after]
+    for rule in before:
+        if not _RULE_MARK.search(rule):
+            continue
+        roots = _content_roots(rule)
+        if len(roots) < 3 or any(len(roots & x) * 5 >= len(roots) * 3 for x in now):
+            continue
+        return rule[:40]
+    return None
 
 
 _GATE_FIELD = re.compile(r"approv|confirm|consent|signoff|review|authori|ticket|ref$")
@@ -1015,6 +1127,8 @@ def _counts(part: list[str], tokens: list[str], start: int, spelled: bool = True
     for i, w in zip(range(start, start + len(part)), part, strict=True):
         if not spelled and _key(w) in _NUMBER_WORDS:
             continue
+        if _list_marker(tokens, i):
+            continue  # "6. A manager may not ...": the rule's number, moved with it
         if w.isdigit() and (
             (i > 0 and tokens[i - 1] in _VERSION_NOUNS) or (len(w) == 4 and w[:2] in ("19", "20"))
         ):
@@ -1106,6 +1220,8 @@ def delta(old: str, new: str) -> Delta:
     } - {"do", "be", "to"}
     gated = _gate_positions(b)
     affixes: list[str] = []
+    excepted: list[str] = []  # kept even in a rewrite: the old sentence was kept around it
+    new_keys = set(kb)
     gone: list[str] = []
     came: list[str] = []
     gone_numbers: list[str] = []
@@ -1125,6 +1241,10 @@ def delta(old: str, new: str) -> Delta:
             op == "insert" and _whole_sentences(b, j1, j2)
         ):
             continue  # a sentence removed or added whole: no flip inside a kept one
+        if op == "insert" or (op == "replace" and not retold):
+            excepted.extend(_clause_exception(a, i1, old_part, new_part))
+        if op == "delete" and not retold:
+            excepted.extend(_list_item_dropped(a, i1, old_part, new_keys))
         if op == "insert" and j2 - j1 >= 6:
             # A clause added ("(either a or b, not both)"): its negation adds a constraint,
             # it flips nothing that was there; the clause is still read for signals.
@@ -1150,6 +1270,7 @@ def delta(old: str, new: str) -> Delta:
     rewrite = out.rewrite = retold
     if not rewrite:  # "Run ... return" retold as "Executes ... returns": a verb, not a count
         out.flips.extend(affixes)
+    out.flips.extend(excepted[:1])
     moved = _Moved(
         rewrite=rewrite,
         obliged=frozenset({"must"} if rewrite and _OBLIGES & set(ka) else ()),
@@ -1220,6 +1341,41 @@ class _Moved:
     old_text: str
 
 
+def _fresh(tokens: list[str], other: list[str]) -> list[str]:
+    """The tokens of the sentences ``other`` does not have word for word: a number in an
+    untouched sentence ("offer at least two slots") is not where a changed one moved to."""
+    kept = set(_sentence_runs(other))
+    return [w for run in _sentence_runs(tokens) if run not in kept for w in run]
+
+
+def _sentence_runs(tokens: list[str]) -> list[tuple[str, ...]]:
+    out: list[tuple[str, ...]] = []
+    start = 0
+    for i, w in enumerate(tokens):
+        if w in _SENTENCE_END:
+            out.append(tuple(tokens[start : i + 1]))
+            start = i + 1
+    if start < len(tokens):
+        out.append(tuple(tokens[start:]))
+    return out
+
+
+def _list_marker(tokens: list[str], i: int) -> bool:
+    """``tokens[i]`` numbers a list item: "\n2. Payroll", "Rules: 1. Never"."""
+    return (
+        tokens[i].isdigit()
+        and (i == 0 or tokens[i - 1] in _SENTENCE_END)
+        and i + 1 < len(tokens)
+        and tokens[i + 1] in (".", ")")
+    )
+
+
+def _unmarked(tokens: list[str]) -> list[str]:
+    """Tokens without the numbers of a numbered list: a rule's number is not a count
+    another sentence can have moved from."""
+    return [w for i, w in enumerate(tokens) if not _list_marker(tokens, i)]
+
+
 def _changed_numbers(
     a: list[str], b: list[str], gone: list[str], came: list[str]
 ) -> tuple[list[str], list[str]]:
@@ -1227,8 +1383,9 @@ def _changed_numbers(
     ("up to 25" -> "at most 25 matches"): only a value one side lacks is a changed count."""
     if _cap_lowered(a, b, gone, came):
         return [], []
-    old_numbers = set(_bag(a, True).get("number", [])) | _glued_numbers(a)
-    new_numbers = set(_bag(b, True).get("number", [])) | _glued_numbers(b)
+    a_fresh, b_fresh = _fresh(a, b), _fresh(b, a)
+    old_numbers = set(_bag(_unmarked(a_fresh), True).get("number", [])) | _glued_numbers(a_fresh)
+    new_numbers = set(_bag(_unmarked(b_fresh), True).get("number", [])) | _glued_numbers(b_fresh)
     went = [n for n in _bag(gone, True).get("number", []) if n not in new_numbers]
     arrived = [n for n in _bag(came, True).get("number", []) if n not in old_numbers]
     if _amount_lowered(went, arrived):
@@ -1323,6 +1480,9 @@ def _rule_flips(
     hedged = _hedged(m.old_text, m.new_text)
     if hedged:
         out.append(f"rule hedged: {hedged}")
+    dropped = _numbered_rule_dropped(m.old_text, m.new_text)
+    if dropped:
+        out.append(f"numbered rule removed: {dropped}")
     ungated = _moved_to_ungated(m.old_text, m.new_text)
     if ungated:
         out.append(f"requirement lifted for: {ungated}")
@@ -1532,14 +1692,17 @@ _ALWAYS = re.compile(
 """"always/never" before a bare verb; "it is never the way", "never more than" or "are never
 printed" (a passive: what happens, not what the model is told) tells."""
 _CONDITION = re.compile(
-    r"(?<!only )\b(?:if|when|whenever|once|unless|in case)\b(?:\s+\S+){0,4}?\s+(?:the )?(?:"
+    r"(?<!only )(?<!even )\b(?:if|when|whenever|once|unless|in case)\b(?:\s+\S+){0,4}?\s+(?:the )?(?:"
     + _WHO
     + r"|they|someone)\b"
     # "when customers can go to the Ombudsman": what the person may do, told as a fact.
     r"(?!\s+(?:can|may|could|are able|is able)\b)"
     # "once the user has confirmed" gates the act on consent: it steers nothing.
     r"(?!\s+(?:has |have |had )?(?:confirm|approv|review|accept|agree|consent|sign|okay)\w*)"
-    r"|\b" + _WHO + r" (?:asks?|says?|mentions?|requests?|wants?|types?)\b"
+    # "even when the user asks you to": a ban that holds anyway, not a condition.
+    r"|(?<!even when the )(?<!even if the )(?<!even when a )(?<!even if a )\b"
+    + _WHO
+    + r" (?:asks?|says?|mentions?|requests?|wants?|types?)\b"
     r"|\b(?:if|when|whenever) (?:the |a |any )?(?:conversation|chat|message|ticket|thread|email|"
     r"e-mail|request)s? (?:mentions?|contains?|includes?|refers? to|talks? about)\b"
 )
@@ -2130,6 +2293,8 @@ def _waived_consent(sentences: list[str], added: set[str]) -> list[str]:
             continue
         if _THEIR_OWN_LOOK.search(sentence, 0, consent.start()):
             continue  # "recorded in the audit log, where the user can review it"
+        if _DENIED.search(sentence, max(0, consent.start() - 40), consent.start()):
+            continue  # "never create or approve a payment ... whose details were changed"
         if _DENIED.search(sentence, max(0, waved.start() - 30), waved.start()):
             continue  # "is never sent automatically": the automation is what is denied
         if _touches(consent.group(0), added) or _touches(waved.group(0), added):
@@ -2142,6 +2307,7 @@ _GATE_BEFORE = re.compile(
     r"(?:\s+\S+){0,3}\s*$"
 )
 _PAST_CLAIM = re.compile(r"^(?:has|have|had) ")
+_WHO_ASKED = re.compile(r"\b(?:who|whom|whether|which \w+)\s+(?:has |have |had )?$")
 _PERSON_ACT = re.compile(_WHO + r" ")
 
 
@@ -2173,6 +2339,8 @@ def _claim_hits(text: str) -> list[str]:
             continue  # "returns whether a consent is on file"; "does not replace the user's OK"
         if _WAIVER.search(hit) and _reads_only(text[start : m.start()]):
             continue  # "listing devices and reading sensors need no confirmation"
+        if _WHO_ASKED.search(text, max(0, m.start() - 30), m.start()):
+            continue  # "returns who has approved it so far": the data, not a claim
         past = _PAST_CLAIM.match(hit) or _PERSON_ACT.match(hit)
         if past and _GATE_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
             continue
@@ -2220,8 +2388,12 @@ def _described(hit: str, sentence: str, text: str, start: int, end: int) -> bool
         return bool(_HOW_CLAUSE.search(clause) or _APPROVED_FOR.match(text, end))
     if hit.startswith("without"):
         return bool(_BAN_BEFORE.search(clause))
-    return False
+    # Inside a ban's own clause a past approval is its condition: "never charge a plan whose
+    # price was changed after consent was recorded".
+    return bool(_PAST_STATE.match(hit) and _BAN_BEFORE.search(clause))
 
+
+_PAST_STATE = re.compile(r"\S+ (?:was|were|has been|have been|had been) ")
 
 _WAIVER = re.compile(
     r"\b(?:needs?|requires?) no\b|\bno (?:need|requirement)\b|\bwithout\b|\bnot (?:need|require)"
@@ -2425,8 +2597,8 @@ _WAIVES = re.compile(
     r"mention|report|surface|flag|escalate)\w*"
     # Asking for data ("never ask for their SSN", "do not ask them to send it") is a privacy
     # ban, not a consent question skipped.
-    r"(?! (?:for\b|(?:\S+ ){0,3}?to (?:send|share|provide|give|enter|type|read|upload|paste|"
-    r"disclose|spell|photograph)\b))"
+    r"(?! (?:(?:(?:the |a |an |their )?\w+ )?for\b|(?:\S+ ){0,3}?to (?:send|share|provide|give|"
+    r"enter|type|read|upload|paste|disclose|spell|photograph)\b))"
     # Showing or reading data out is withheld from the user only when the user is named: "do
     # not read captions aloud" keeps data back from everyone.
     r"|\b(?:do not|don't|never|no longer|stop|avoid) (?:\w+ )?(?:show|read|disclose)\w*"
@@ -2593,6 +2765,14 @@ _DENIED = re.compile(r"\b(?:not|n't|never|no longer|cannot|nor|neither)\b(?:\s+\
 _NOTHING_AFTER = re.compile(r"\s*(?:nothing|no\s+\w+|none)\b")
 
 
+_BANNED_ITEM = re.compile(
+    r"\b(?:not|n't|never|no)\s+(?:\w+\s+)?(?:[^\s.;:!?]+\s+){0,14}(?:or|nor)\s+"
+    r"(?:[^\s.;:!?,]+\s+){0,3}$"
+)
+"""A word in the last item of a banned list ("never ask for a passcode, card PIN or online
+banking password")."""
+
+
 def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
     """Scope or capability words outside a denial: "deletes nothing", "never shares the
     statement" and "cannot move the money twice" deny the act they name; "each transfer"
@@ -2604,6 +2784,7 @@ def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
         if not _ACT_VERB.match(m.group(0)) and (
             _DENIED_FAR.search(text[max(0, m.start() - 80) : m.start()])
             or _DENIED_CLAUSE.search(text[max(0, m.start() - 160) : m.start()])
+            or _BANNED_ITEM.search(text, max(0, m.start() - 200), m.start())
         ):
             continue  # "never see the candidate's personal email address or phone number"
         before = text[max(0, m.start() - 40) : m.start()].split()[-2:]
@@ -3225,6 +3406,19 @@ def _phrase_signals(r: _Read) -> list[Signal]:
     return out
 
 
+_SUCCEEDS = re.compile(
+    r"\b(?:in favou?r of|(?:is |are |will be )?(?:replaced|superseded) by)\s+`?$"
+)
+
+
+def _successor(hit: str, text: str) -> bool:
+    """The name a deprecation note points to ("deprecated ... in favour of page_token";
+    the deprecation words themselves are dropped before the text is read): the field's
+    successor, not a new thing for the model to use."""
+    at = text.find(hit)
+    return at > 0 and bool(_SUCCEEDS.search(text, max(0, at - 40), at))
+
+
 def _entity_signals(d: Delta, text: str, added: set[str], known: frozenset[str]) -> list[Signal]:
     out: list[Signal] = []
     entities = [
@@ -3233,6 +3427,7 @@ def _entity_signals(d: Delta, text: str, added: set[str], known: frozenset[str])
         for h in _hits(pattern, text)
         if _touches(h, added)
         and not (pattern is _LOCATOR and known_locator(h, known))
+        and not (pattern is not _LOCATOR and _successor(h, text))
         and not (pattern is _LOCATOR and d.old_text and h in d.old_text)  # the link, moved
     ]
     if entities:
