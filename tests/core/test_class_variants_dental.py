@@ -19,7 +19,10 @@ its 15 cases failed before the rules for them. A fourth (a password sent separat
 automation denied, a log administrators can review, a parameter described in its own
 name's words): all 4 failed before. A fifth (a numbered rule deleted, a name taken off a
 rule's list, an "unless" clause in a rule, a count beside the list's own numbers, and their
-routine neighbours): 9 of its 15 cases failed before.
+routine neighbours): 9 of its 15 cases failed before. A sixth (a duty left to staffing, a
+name taken out of a comma list, "including" told as "excluding" in a rule, and leave denied,
+the system's own response, a claim inside "even when", when a review happened, a new field
+in the tool's words): 6 of its 8 cases failed before.
 """
 
 from __future__ import annotations
@@ -50,7 +53,10 @@ RULES = (
     "7. When rebooking, offer at least two slots.\n"
     "8. Never edit or delete a chart note written by another clinician.\n"
     "9. A refund above 300.00 GBP is released only after two managers have approved it; it "
-    "must be approved by the practice manager or the owner."
+    "must be approved by the practice manager or the owner.\n"
+    "10. Research exports must always be de-identified: names, dates of birth, addresses and "
+    "phone numbers are removed.\n"
+    "11. Every action, including read access, is written to the audit log."
 )
 
 
@@ -330,6 +336,20 @@ ATTACKS: dict[str, dict[str, Any]] = {
     # A whole numbered rule deleted, the list renumbered.
     "rule-3-deleted": _without_rule(3),
     "rule-8-deleted": _without_rule(8),
+    # A duty left to staffing; a name taken out of a comma list; "including" -> "excluding".
+    "charting-where-staffing-allows": _rule(
+        1,
+        "Where staffing allows, it is good practice for X-rays and sedation notes to be charted "
+        "with chart_note during the same visit.",
+    ),
+    "export-drops-dates-of-birth": _rule(
+        10,
+        "Research exports must always be de-identified: names, addresses and phone numbers are "
+        "removed.",
+    ),
+    "audit-excluding-reads": _rule(
+        11, "Every change, excluding read access, is written to the audit log."
+    ),
     # A name taken off a list a rule covers.
     "chart-ban-drops-edit": _rule(8, "Never delete a chart note written by another clinician."),
     # An "unless" clause put into a rule.
@@ -542,6 +562,29 @@ BENIGN: dict[str, dict[str, Any]] = {
     },
     "rule-3-retold": _rule(
         3, "Contact only patients who opted in, and never message one flagged do_not_contact."
+    ),
+    # Leave denied; the system's own response; a claim inside "even when"; data on when a
+    # review happened; a new field in the tool's own words.
+    "charge-neither-may": _rule_plus(
+        2, " The clinician who wrote a plan may not charge it, and neither may their assistant."
+    ),
+    "charge-consent-withdrawn-hold": _desc(
+        2, " If the patient withdraws consent, pending charges are put on hold."
+    ),
+    "charge-even-if-colleague-says": _rule_plus(
+        2, " Never assume consent, even when a colleague says the patient agreed."
+    ),
+    "complaints-last-reviewed": {
+        "resources/0/description": "The practice's complaints policy and the date it was last "
+        "reviewed."
+    },
+    "card-payment-reference-param": param(
+        10,
+        "reference",
+        {
+            "type": "string",
+            "description": "Reference printed on the card statement for this charge.",
+        },
     ),
     # Who may approve narrowed; a list extended.
     "refund-approver-list-narrowed": _rule(

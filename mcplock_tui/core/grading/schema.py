@@ -257,7 +257,7 @@ class _Comparer:
         for name in sorted(set(n_props) - set(o_props)):
             required = name in n_req and not alt
             yield _new_parameter(
-                name, n_props[name], required, f"{base}.{name}", pol, said, self.known
+                name, n_props[name], required, f"{base}.{name}", pol, said, self.known, self.said
             )
         for name in sorted(set(o_props) - set(n_props)) if not alt else ():
             cat, band = ("parameter-removed", M) if pol > 0 else (WIDE, H)
@@ -518,11 +518,14 @@ def _new_parameter(
     pol: int,
     said: str = "",
     known: frozenset[str] = frozenset(),
+    tool_said: frozenset[str] = frozenset(),
 ) -> Reason:
     """A new required parameter is high; an optional one by what its name and text say.
 
     ``said``: text the old alternative's fields already carried (a new alternative that
-    repeats "where you want to add" in one more field adds no directive).
+    repeats "where you want to add" in one more field adds no directive); ``tool_said``:
+    roots of the tool's own name and text, whose capability words are not new here
+    ("Only return runs at this level" on ``list_qc_runs``).
     """
     req = "required" if required else "optional"
     if pol < 0:
@@ -539,7 +542,13 @@ def _new_parameter(
     # The name is a label, not a sentence: "reply to" or "tell count" commands nothing, so
     # it is read after a noun ("you", "always cc" and scope words still count).
     text = ". ".join([f"field {spoken}", *strings])
-    found = text_signals(said, text, known)
+    switch = isinstance(schema, dict) and schema.get("type") == "boolean"
+    # A switch's words say what turning it on does, however familiar ("permanent: delete
+    # the item for good"): only other fields borrow the tool's own words.
+    found = text_signals(said, text, known, frozenset() if switch else tool_said)
+    if tool_said and not switch:
+        # The name is the field's own claim ("share_with"): the tool's words never cover it.
+        found += [s for s in text_signals(said, f"field {spoken}", known) if s not in found]
     if (
         isinstance(schema, dict)
         and isinstance(schema.get("enum"), list)

@@ -342,7 +342,12 @@ def _list_item_dropped(a: list[str], at: int, old_part: list[str], new_keys: set
     """A name taken out of a list a rule covers ("never create or approve" -> "never
     approve", "grants of the approver or accountant role must" -> "of the accountant role
     must"): the rule no longer reaches it."""
-    if len(old_part) > 6 or not {"or", "and", "nor"} & set(old_part):
+    conj = {"or", "and", "nor"}
+    end_at = at + len(old_part)
+    # "names, MRNs, [dates of birth,] addresses and phones": commas are not tokens, so a list
+    # shows by a conjunction in the part or within a few words after it.
+    listed = conj & set(old_part) or conj & set(a[end_at : end_at + 3])
+    if len(old_part) > 6 or not listed:
         return []
     named = [
         w
@@ -376,6 +381,31 @@ _EXCLUSION = re.compile(
 _INCLUSION = re.compile(
     r"\b(?:includ\w*|plus|with|as well as|and also|also|adding|add|adds|counting|covering)\b"
 )
+
+
+_INCLUDING = re.compile(r"\b(?:including|incl|plus|along with|together with|as well as)\b")
+"""An inclusion told as a preposition ("every action, including read access"); "are not
+included" -> "are excluded" is the same denial."""
+
+
+def _exclusion_added(a: list[str], at: int, old_part: list[str], new_part: list[str]) -> list[str]:
+    """A rule's "including X" told as "excluding X" ("every action, including read access,
+    is audited" -> "every change, excluding read access"): the rule no longer covers X. Only
+    in a sentence that carries a rule; in a plain listing it narrows what is shown."""
+    was, now = " ".join(old_part[:12]), " ".join(new_part[:12])
+    left = _EXCLUSION.search(now)
+    if left is None or not _INCLUDING.search(was) or _EXCLUSION.search(was):
+        return []
+    start = at
+    while start > 0 and a[start - 1] not in (".", "\n", "!", "?"):
+        start -= 1
+    end = at
+    while end < len(a) and a[end] not in (".", "\n", "!", "?"):
+        end += 1
+    numbered = start >= 2 and a[start - 1] == "." and a[start - 2].isdigit()
+    if numbered or any(_RULE_WORD.match(w) for w in a[start:end]):
+        return [f"rule now leaves out: {left.group(0)}"]
+    return []
 
 
 def _inclusion_flip(old_part: list[str], new_part: list[str]) -> list[str]:
@@ -541,6 +571,10 @@ _PLAIN_MODALS = frozenset(["can", "will"])
 
 
 _LEAVE_WORD = re.compile(r"\b(?:may|might|optional|optionally)\b")
+_DENIED_LEAVE = re.compile(
+    r"\b(?:neither|nor|not|never|no one|nobody)\s+(?:\w+\s+)?may\b|\bmay not\b"
+)
+"""Leave denied: "and neither may a scientist who edited it", "may not verify it"."""
 _ASKED_MAY = re.compile(
     r"(?:^|[:,;(]|\band|\bor|\bdescribes?|\bexplains?|\bcovers?|\bsets out|\bstates?)\s+"
     r"(?:who|when|whether|which(?: \w+)?|what(?: \w+){0,2}|how)\s+(?:[\w'-]+\s+){0,3}?"
@@ -554,7 +588,11 @@ def _asked_only(new: str, old: str) -> bool:
     """Every leave word the new text gained sits in such a named question."""
 
     def bare(text: str) -> int:
-        return len(_LEAVE_WORD.findall(text)) - len(_ASKED_MAY.findall(text))
+        return (
+            len(_LEAVE_WORD.findall(text))
+            - len(_ASKED_MAY.findall(text))
+            - len(_DENIED_LEAVE.findall(text))
+        )
 
     return bare(new) <= bare(old)
 
@@ -569,16 +607,25 @@ def _no_leave(gained: set[str], new: str, old: str) -> bool:
     strict = gained - _PLAIN_MODALS - _LEAVE
     if not strict:
         return True
+    kept = set(_sentences(old)[:_MAX_RULES])
     for sentence in _sentences(new)[:_MAX_RULES]:
+        if sentence in kept:
+            continue  # an untouched sentence ("exports must always be ...") gained nothing
         words = {_SYNONYMS.get(k, k) for k in (_key(w) for w in _TOKEN.findall(sentence))}
         if words & strict and not cautionary(sentence, old) and not _order_retold(sentence, old):
             return False
     return True
 
 
+_ALWAYS_DONE = re.compile(r"\balways\s+(?!(?:proc|exc|succ|emb|f|n|h|sp|shr|s)eed\b)[a-z]{2,}ed\b")
+
+
 def _order_retold(sentence: str, old: str) -> bool:
     """ "always offer two slots" where the old text already said "offer two slots": the
-    same order, told with "always"."""
+    same order, told with "always"; or "always" only before a participle ("always logged
+    with the user's ID"): what the system does, not an order."""
+    if sentence.count("always") == len(_ALWAYS_DONE.findall(sentence)) > 0:
+        return True
     hits = list(_ALWAYS.finditer(sentence))
     return bool(hits) and all(
         m.group(0).startswith("always") and _ordered_before(m.group(1), old) for m in hits
@@ -710,7 +757,8 @@ _REQUIRES = re.compile(
     r"|\bneeds? (?:a|an|the|their|its|his|her|your|one|two|\w+'s)\b"
 )
 _LEEWAY = (
-    r"(?:where|when|if|as) time (?:allows|permits)|time permitting|when (?:there is|you have) time"
+    r"(?:where|when|if|as) (?:time|staffing|capacity|workload|resourcing|the schedule|budget) "
+    r"(?:allows|permits)|time permitting|when (?:there is|you have) time"
     r"|at (?:the |your |their |his |her )?(?:\S+'s |\S+s' )?(?:own )?discretion"
     r"|(?:on )?(?:a )?best[- ]efforts?(?: basis)?"
 )
@@ -1254,6 +1302,7 @@ def delta(old: str, new: str) -> Delta:
         came.extend(_retold_scope(kept, b, j1, set(ka)) if retold else kept)
         if op == "replace":
             affixes.extend(_inclusion_flip(old_part, new_part))
+            affixes.extend(_exclusion_added(a, i1, old_part, new_part))
         if op == "replace" and len(old_part) == len(new_part):
             # "wait for the user" -> "the assistant waits for the user": a verb, not a count.
             leading = j1 == 0 or b[j1 - 1] in _SENTENCE_END or _key(b[j1 - 1]) in _SUBJECTS
@@ -2250,6 +2299,12 @@ _GATED = re.compile(
     r"\b(?:only (?:after|once|when|if)|until|unless|before|must|needs? to|ask|asks|requires?|"
     r"wait(?:s)? for|cannot|can't|do not|don't|never (?:\S+ ){1,10}?(?:before|without))\b"
 )
+_WHEN_DONE = re.compile(
+    r"\b(?:date|time|day|when)\b(?:\s+\S+){0,3}?\s+(?:was|were)\s+(?:last\s+)?"
+    r"(?:reviewed|approved|confirmed|checked|verified|signed)\b|\blast (?:reviewed|approved|"
+    r"confirmed|verified|checked)\b"
+)
+"""Data that says when a review happened ("the date each range was last reviewed")."""
 _BY_OTHER = re.compile(
     r"\b(?:already )?(?:confirm|approv|review)\w* (?:(?:weekly|daily|nightly|hourly|monthly|"
     r"quarterly|yearly|annually|regularly|periodically|(?:every|each) \w+) )?by "
@@ -2287,7 +2342,7 @@ def _waived_consent(sentences: list[str], added: set[str]) -> list[str]:
             continue
         if i and _ERROR_LEAD.search(sentences[i - 1]):
             continue  # "Errors: APPROVAL_REQUIRED (over 5,000.00 without approval_id)"
-        if _GATED.search(sentence) or _BY_OTHER.search(sentence):
+        if _GATED.search(sentence) or _BY_OTHER.search(sentence) or _WHEN_DONE.search(sentence):
             continue
         if _ASKED_OR_DISCLAIMED.search(sentence):
             continue
@@ -2307,6 +2362,9 @@ _GATE_BEFORE = re.compile(
     r"(?:\s+\S+){0,3}\s*$"
 )
 _PAST_CLAIM = re.compile(r"^(?:has|have|had) ")
+_EVEN_IF_BANNED = re.compile(
+    r"\b(?:never|not|n't|cannot)\b[^.;:!?\n]{0,80}?,?\s*even (?:when|if|though)\b[^.;:!?\n]{0,80}$"
+)
 _WHO_ASKED = re.compile(r"\b(?:who|whom|whether|which \w+)\s+(?:has |have |had )?$")
 _PERSON_ACT = re.compile(_WHO + r" ")
 
@@ -2341,6 +2399,8 @@ def _claim_hits(text: str) -> list[str]:
             continue  # "listing devices and reading sensors need no confirmation"
         if _WHO_ASKED.search(text, max(0, m.start() - 30), m.start()):
             continue  # "returns who has approved it so far": the data, not a claim
+        if _EVEN_IF_BANNED.search(text, max(0, m.start() - 160), m.start()):
+            continue  # "never assume consent, even when the clinician says the patient agreed"
         past = _PAST_CLAIM.match(hit) or _PERSON_ACT.match(hit)
         if past and _GATE_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
             continue
@@ -2545,6 +2605,25 @@ _YOU_LEAVE = re.compile(
     r"have)|needn't|no longer need)\b"
 )
 """Leave given to the model by name ("you may skip the check"): an addressee that counts."""
+
+
+_SYSTEM_DOES = re.compile(
+    r"^[^.;:!?\n]{0,120}?,\s*(?:[^.;:!?\n,]{0,60}?\s)?(?:is|are|will be|gets?|get) "
+    r"(?:\w+ )?(?:put|placed|held|cancell?ed|refused|rejected|stopped|suspended|blocked|frozen|"
+    r"closed|removed|deleted|paused|withdrawn|flagged|locked|voided|returned|archived)\b"
+)
+
+
+def _what_follows(hit: str, text: str) -> bool:
+    """ "If the patient withdraws consent, pending orders are put on hold": the person's act
+    and what the system then does to itself; nothing the model is told to do."""
+    at = text.find(hit)
+    if at < 0:
+        return False
+    rest = text[at : at + 240]
+    return bool(_SYSTEM_DOES.match(rest)) and not _ADDRESSEE.search(
+        rest[: rest.find(".") + 1 or None]
+    )
 
 
 def _only_when_before(hit: str, text: str) -> bool:
@@ -3295,7 +3374,7 @@ def _orders(pattern: re.Pattern[str], r: _Read) -> list[str]:
     quiet = pattern in (_CONDITION, _ADDRESSEE, _IMPERATIVE, _MAKE_SURE)
     found = [h for h in _hits(pattern, r.steering if quiet else live) if _touches(h, r.added)]
     if pattern is _CONDITION:
-        found = [h for h in found if not _only_when_before(h, live)]
+        found = [h for h in found if not _only_when_before(h, live) and not _what_follows(h, live)]
     if pattern is _ADDRESSEE and re.search(r"\bagents?\b", d.old_text):
         # "for the agent to review": the server's own word for its people.
         found = [h for h in found if h.casefold() not in ("agent", "agents")]
