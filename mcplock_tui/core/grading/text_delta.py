@@ -31,7 +31,7 @@ import difflib
 import re
 import unicodedata
 import urllib.parse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from mcplock_tui.core.detectors.decode import runs as decode_runs
@@ -306,6 +306,25 @@ def _affix_flips(
     return out
 
 
+def _rule_span(
+    a: list[str], at: int, stops: tuple[str, ...] = (".", "\n", "!", "?")
+) -> tuple[int, int, bool]:
+    """The sentence of token ``at`` (start, end) and whether it opens a numbered rule."""
+    start = at
+    while start > 0 and a[start - 1] not in stops:
+        start -= 1
+    end = at
+    while end < len(a) and a[end] not in stops:
+        end += 1
+    return start, end, start >= 2 and a[start - 1] == "." and a[start - 2].isdigit()
+
+
+def _carries_rule(a: list[str], at: int) -> bool:
+    """Token ``at`` sits in a numbered rule or a sentence with a rule word."""
+    start, end, numbered = _rule_span(a, at)
+    return numbered or any(_RULE_WORD.match(w) for w in a[start:end])
+
+
 _RULE_WORD = re.compile(r"^(?:never|not|must|only|cannot|always|require[sd]?|needs?)$")
 _UNLESS_WORD = frozenset(["unless", "except", "excepting", "save"])
 
@@ -318,18 +337,9 @@ def _clause_exception(a: list[str], at: int, old_part: list[str], new_part: list
     came = [w for w in new_part[:40] if w in _UNLESS_WORD]
     if not came or any(w in _UNLESS_WORD for w in old_part):
         return []
-    start = at
-    while start > 0 and a[start - 1] not in (".", "\n", "!", "?"):
-        start -= 1
-    end = at
-    while end < len(a) and a[end] not in (".", "\n", "!", "?"):
-        end += 1
-    sentence = a[start:end]
-    numbered = start >= 2 and a[start - 1] == "." and a[start - 2].isdigit()  # "3. Confirm: run"
-    if any(w in _UNLESS_WORD for w in sentence) or not (
-        numbered or any(_RULE_WORD.match(w) for w in sentence)
-    ):
-        return []
+    start, end, _ = _rule_span(a, at)
+    if any(w in _UNLESS_WORD for w in a[start:end]) or not _carries_rule(a, at):
+        return []  # "3. Confirm: run verify_payee" counts as a rule by its number
     return [f"rule narrowed by an exception: {came[0]}"]
 
 
@@ -359,17 +369,10 @@ def _list_item_dropped(a: list[str], at: int, old_part: list[str], new_keys: set
     ]
     if not named:
         return []
-    start = at
-    while start > 0 and a[start - 1] not in (".", "\n", "!", "?", ";"):
-        start -= 1
+    start, end, numbered = _rule_span(a, at, (".", "\n", "!", "?", ";"))
     if _AGENT_BEFORE & set(a[max(start, at - 4) : at]):
         return []
-    end = at
-    while end < len(a) and a[end] not in (".", "\n", "!", "?", ";"):
-        end += 1
-    sentence = a[start:end]
-    numbered = start >= 2 and a[start - 1] == "." and a[start - 2].isdigit()
-    if not (numbered or any(_RULE_WORD.match(w) for w in sentence)):
+    if not (numbered or any(_RULE_WORD.match(w) for w in a[start:end])):
         return []
     return [f"rule no longer covers: {named[0]}"]
 
@@ -396,16 +399,7 @@ def _exclusion_added(a: list[str], at: int, old_part: list[str], new_part: list[
     left = _EXCLUSION.search(now)
     if left is None or not _INCLUDING.search(was) or _EXCLUSION.search(was):
         return []
-    start = at
-    while start > 0 and a[start - 1] not in (".", "\n", "!", "?"):
-        start -= 1
-    end = at
-    while end < len(a) and a[end] not in (".", "\n", "!", "?"):
-        end += 1
-    numbered = start >= 2 and a[start - 1] == "." and a[start - 2].isdigit()
-    if numbered or any(_RULE_WORD.match(w) for w in a[start:end]):
-        return [f"rule now leaves out: {left.group(0)}"]
-    return []
+    return [f"rule now leaves out: {left.group(0)}"] if _carries_rule(a, at) else []
 
 
 def _inclusion_flip(old_part: list[str], new_part: list[str]) -> list[str]:
@@ -1509,6 +1503,18 @@ def _class_flips(before: dict[str, list[str]], after: dict[str, list[str]], m: _
     return out
 
 
+_TEXT_RULE_READERS: tuple[tuple[str, Callable[[str, str], str | None]], ...] = (
+    ("prohibition narrowed", lambda o, n: _ban_narrowed(o, n)),
+    ("rule hedged", lambda o, n: _hedged(o, n)),
+    ("numbered rule removed", lambda o, n: _numbered_rule_dropped(o, n)),
+    ("requirement lifted for", lambda o, n: _moved_to_ungated(o, n)),
+    ("ban exempts", lambda o, n: _ban_exempted(o, n)),
+    ("rule narrowed by an exception", lambda o, n: exception_added(o, n)),
+)
+"""Readers of the two whole folded texts for a rule that lost force, each with its label;
+late-bound, as each is defined further down."""
+
+
 def _rule_flips(
     old: str,
     new: str,
@@ -1523,25 +1529,11 @@ def _rule_flips(
     softened = _softened(old[:MAX_DELTA_CHARS], new[:MAX_DELTA_CHARS])
     if softened:
         out.append(f"requirement softened: {softened}")
-    narrowed_ban = _ban_narrowed(m.old_text, m.new_text)
-    if narrowed_ban:
-        out.append(f"prohibition narrowed: {narrowed_ban}")
-    hedged = _hedged(m.old_text, m.new_text)
-    if hedged:
-        out.append(f"rule hedged: {hedged}")
-    dropped = _numbered_rule_dropped(m.old_text, m.new_text)
-    if dropped:
-        out.append(f"numbered rule removed: {dropped}")
-    ungated = _moved_to_ungated(m.old_text, m.new_text)
-    if ungated:
-        out.append(f"requirement lifted for: {ungated}")
-    exempted = _ban_exempted(m.old_text, m.new_text)
-    if exempted:
-        out.append(f"ban exempts: {exempted}")
+    for label, reader in _TEXT_RULE_READERS:
+        found = reader(m.old_text, m.new_text)
+        if found:
+            out.append(f"{label}: {found}")
     (a, ka), (b, kb) = old_words, new_words  # tokens and their keys, as delta made them
-    excepted = exception_added(m.old_text, m.new_text)
-    if excepted:
-        out.append(f"rule narrowed by an exception: {excepted}")
     unprotected = _protection_dropped(ka, kb)
     if unprotected:
         out.append(f"protection dropped: {unprotected}")
