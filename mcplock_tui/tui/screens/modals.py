@@ -16,6 +16,7 @@ from textual.widgets import Button, Input, Static
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import Severity
 from mcplock_tui.tui.render.safe_text import MUTED, badge, one_line
+from mcplock_tui.tui.widgets.footer import KeyFooter
 from mcplock_tui.tui.widgets.navigator import KIND_LABEL
 
 KEYS: tuple[tuple[str, str], ...] = (
@@ -45,8 +46,9 @@ _R = TypeVar("_R")
 
 
 class Dialog(ModalScreen[_R]):
-    """A centred box over the review screen. Its styles load with the first dialog opened,
-    not with the app's first frame."""
+    """A centred box over the review screen, with a footer of its own keys over the review's
+    (whose keys do nothing while the dialog is open). Its styles load with the first dialog
+    opened, not with the app's first frame."""
 
     SCOPED_CSS = False
     DEFAULT_CSS = """
@@ -107,6 +109,14 @@ class Dialog(ModalScreen[_R]):
     }
     """
 
+    def compose(self) -> ComposeResult:
+        yield from self.compose_dialog()
+        yield KeyFooter()
+
+    def compose_dialog(self) -> ComposeResult:
+        """The dialog's box."""
+        yield from ()
+
 
 class HelpScreen(Dialog[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -115,7 +125,7 @@ class HelpScreen(Dialog[None]):
         Binding("question_mark", "dismiss", "Close", show=False),
     ]
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with VerticalScroll(id="help-body", classes="dialog"):
             yield Static(Content.styled("Keys", "bold underline"))
             for key, text in KEYS:
@@ -124,6 +134,12 @@ class HelpScreen(Dialog[None]):
                     yield Static(Content(text), classes="help-text")
             yield Static(Content.styled(LEGEND, MUTED), classes="hint")
             yield Static(Content.styled("escape closes", MUTED), classes="hint")
+
+
+class NoteInput(Input):
+    """The note box; its enter is the dialog's reject, and the footer says so."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "submit", "Reject")]
 
 
 class RejectNoteScreen(Dialog[str | None]):
@@ -135,7 +151,7 @@ class RejectNoteScreen(Dialog[str | None]):
         super().__init__()
         self.change = change
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         c = self.change
         what = Content.assemble(
             ("Reject ", "bold"),
@@ -150,7 +166,7 @@ class RejectNoteScreen(Dialog[str | None]):
             yield Static(
                 Content.styled("The old pin stays; this definition is recorded as refused.", MUTED)
             )
-            yield Input(placeholder="note (optional): why it was refused", id="note")
+            yield NoteInput(placeholder="note (optional): why it was refused", id="note")
             yield Static(Content.styled("enter rejects · escape cancels", MUTED), classes="hint")
 
     @on(Input.Submitted, "#note")
@@ -166,11 +182,11 @@ class AcceptAllScreen(Dialog[list[GradedChange] | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
-        Binding("1", "band(1)", "Low", show=False),
-        Binding("2", "band(2)", "Medium", show=False),
-        Binding("3", "band(3)", "High", show=False),
-        Binding("4", "band(4)", "Critical", show=False),
-        Binding("y", "confirm", "Accept", show=False),
+        Binding("y", "confirm", "Accept"),
+        Binding("1", "band(1)", "Low"),
+        Binding("2", "band(2)", "Medium"),
+        Binding("3", "band(3)", "High"),
+        Binding("4", "band(4)", "Critical"),
     ]
 
     def __init__(
@@ -185,7 +201,7 @@ class AcceptAllScreen(Dialog[list[GradedChange] | None]):
     def chosen(self) -> list[GradedChange]:
         return [c for c in self.pending if c.severity <= self.band]
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(id="accept-dialog", classes="dialog"):
             yield Static(id="accept-title")
             with VerticalScroll(id="accept-list"):

@@ -3,8 +3,10 @@
 Textual's footer is a container of one widget per key, composed empty and filled in a refresh
 or two after the first frame; mounting, styling and laying out ten small widgets is a good
 part of the first frame's cost. This footer draws the same line (keys, descriptions, the
-command palette key docked right) from the screen's active bindings in one render, redraws
-when the bindings change, and maps a click back to the key under the pointer.
+command palette key docked right) from the active bindings of the screen on top in one render,
+redraws when those bindings or the top screen change, and maps a click back to the key under
+the pointer. A dialog's keys are the only ones that act while it is open, so a footer beneath a
+dialog lists the dialog's keys, not its own screen's.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
+from textual.screen import Screen
 from textual.widget import Widget
 
 
@@ -37,7 +40,7 @@ PALETTE_EDGE = "▏"
 
 
 class KeyFooter(Widget, can_focus=False):
-    """The screen's shown keys on one line, laid out as Textual's compact footer lays them
+    """The top screen's shown keys on one line, laid out as Textual's compact footer lays them
     out; the palette key sits at the right edge."""
 
     ALLOW_SELECT = False
@@ -83,15 +86,33 @@ class KeyFooter(Widget, can_focus=False):
         """The keys of the last render, left to right, for clicks and for tests."""
         self._hover: str | None = None
         """The key under the pointer."""
+        self._watched: Screen[object] | None = None
+        """The screen whose bindings are drawn: the top one."""
 
     def on_mount(self) -> None:
-        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self.app.screen_change_signal.subscribe(self, self._screen_changed)
+        self._watch(self.app.screen)
         if self._keys()[0]:
             # The keys are drawn with the next refresh: the first frame.
             self.call_after_refresh(self.post_message, self.Shown())
 
     def on_unmount(self) -> None:
-        self.screen.bindings_updated_signal.unsubscribe(self)
+        self.app.screen_change_signal.unsubscribe(self)
+        self._watch(None)
+
+    def _watch(self, screen: Screen[object] | None) -> None:
+        if screen is self._watched:
+            return
+        if self._watched is not None:
+            self._watched.bindings_updated_signal.unsubscribe(self)
+        self._watched = screen
+        if screen is not None:
+            screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+
+    def _screen_changed(self, screen: Screen[object]) -> None:
+        self._watch(screen)
+        self._hover = None
+        self.refresh()
 
     def _bindings_changed(self, _screen: object) -> None:
         self.refresh()
@@ -99,8 +120,8 @@ class KeyFooter(Widget, can_focus=False):
     # what is drawn ----------------------------------------------------------------------------
 
     def _keys(self) -> tuple[list[tuple[Binding, bool]], tuple[Binding, bool] | None]:
-        """The shown bindings, one per action in the screen's order, and the palette key."""
-        active = self.screen.active_bindings
+        """The shown bindings, one per action in the top screen's order, and the palette key."""
+        active = (self._watched or self.screen).active_bindings
         palette_key = self.app.COMMAND_PALETTE_BINDING
         palette: tuple[Binding, bool] | None = None
         if self.app.ENABLE_COMMAND_PALETTE and palette_key in active:
