@@ -34,12 +34,17 @@ def _run(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_json_check_imports_neither_rich_nor_tomli_w(tmp_path: Path) -> None:
-    defs = write_defs(tmp_path / "defs.json")
+def _project(folder: Path) -> None:
+    """A project whose one server is the raw fixture server over stdio."""
+    defs = write_defs(folder / "defs.json")
     config = {
         "mcpServers": {"local": {"command": sys.executable, "args": [str(RAWSERVER), str(defs)]}}
     }
-    (tmp_path / ".mcp.json").write_text(json.dumps(config), encoding="utf-8")
+    (folder / ".mcp.json").write_text(json.dumps(config), encoding="utf-8")
+
+
+def test_json_check_imports_neither_rich_nor_tomli_w(tmp_path: Path) -> None:
+    _project(tmp_path)
     pinned = _run(tmp_path, "pin")
     assert pinned.returncode == 0, pinned.stderr
     checked = _run(tmp_path, "--check", "--format", "json")
@@ -102,11 +107,7 @@ _ENTRY_CHECK = (
 def test_a_check_imports_the_sdk_before_the_collector_resumes(tmp_path: Path) -> None:
     """Importing the MCP SDK makes most of a check's long-lived objects: with the collector
     on, it walks them again and again (about 0.15 s of CPU per run)."""
-    defs = write_defs(tmp_path / "defs.json")
-    config = {
-        "mcpServers": {"local": {"command": sys.executable, "args": [str(RAWSERVER), str(defs)]}}
-    }
-    (tmp_path / ".mcp.json").write_text(json.dumps(config), encoding="utf-8")
+    _project(tmp_path)
     for args in (["pin"], ["--check", "--format", "json"]):
         done = subprocess.run(
             [sys.executable, "-c", _ENTRY_CHECK, *args],
@@ -161,11 +162,7 @@ def test_the_first_frame_on_a_pinned_project_loads_only_what_it_uses(tmp_path: P
     is shown, no lockfile written, no change decided or explained before capture: the TOML
     fallback, the redaction and host patterns, the decision rules and the explain types load
     with what uses them."""
-    defs = write_defs(tmp_path / "defs.json")
-    config = {
-        "mcpServers": {"local": {"command": sys.executable, "args": [str(RAWSERVER), str(defs)]}}
-    }
-    (tmp_path / ".mcp.json").write_text(json.dumps(config), encoding="utf-8")
+    _project(tmp_path)
     pinned = _run(tmp_path, "pin")
     assert pinned.returncode == 0, pinned.stderr
     later = (
