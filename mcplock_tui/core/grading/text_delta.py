@@ -337,8 +337,11 @@ def _clause_exception(a: list[str], at: int, old_part: list[str], new_part: list
     came = [w for w in new_part[:40] if w in _UNLESS_WORD]
     if not came or any(w in _UNLESS_WORD for w in old_part):
         return []
-    start, end, _ = _rule_span(a, at)
-    if any(w in _UNLESS_WORD for w in a[start:end]) or not _carries_rule(a, at):
+    start, end, numbered = _rule_span(a, at)
+    sentence = a[start:end]
+    if any(w in _UNLESS_WORD for w in sentence) or not (
+        numbered or any(_RULE_WORD.match(w) for w in sentence)
+    ):
         return []  # "3. Confirm: run verify_payee" counts as a rule by its number
     return [f"rule narrowed by an exception: {came[0]}"]
 
@@ -1426,11 +1429,14 @@ def _changed_numbers(
     ("up to 25" -> "at most 25 matches"): only a value one side lacks is a changed count."""
     if _cap_lowered(a, b, gone, came):
         return [], []
+    was, now = _bag(gone, True).get("number", []), _bag(came, True).get("number", [])
+    if not was and not now:
+        return [], []  # no count touched: the sentence runs of both texts are not needed
     a_fresh, b_fresh = _fresh(a, b), _fresh(b, a)
     old_numbers = set(_bag(_unmarked(a_fresh), True).get("number", [])) | _glued_numbers(a_fresh)
     new_numbers = set(_bag(_unmarked(b_fresh), True).get("number", [])) | _glued_numbers(b_fresh)
-    went = [n for n in _bag(gone, True).get("number", []) if n not in new_numbers]
-    arrived = [n for n in _bag(came, True).get("number", []) if n not in old_numbers]
+    went = [n for n in was if n not in new_numbers]
+    arrived = [n for n in now if n not in old_numbers]
     if _amount_lowered(went, arrived):
         return [], []
     return went, arrived
