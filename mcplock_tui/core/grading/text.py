@@ -235,6 +235,13 @@ def text_reason(
     if cause is not None:
         return Reason("description-changed", Severity.HIGH, f"{what} changed: {cause}", path)
     d = delta(_retired_dropped(old), _retired_dropped(new))
+    if d.reordered:
+        return Reason(
+            "description-changed",
+            Severity.MEDIUM,
+            f"{what}: the same sentences in another order",
+            path,
+        )
     if not d.added and not d.removed:
         return Reason(
             "text-cosmetic", Severity.LOW, f"{what}: identifiers respelled, same words", path

@@ -27,6 +27,7 @@ the whole text), and an honest edit that adds "you" or a URL grades high.
 
 from __future__ import annotations
 
+import collections
 import difflib
 import re
 import unicodedata
@@ -137,6 +138,8 @@ class Delta:
     lead: str = ""
     """The new text's first sentence, folded: where a prompt says what it does ("Suggest a
     name for ...")."""
+    reordered: bool = False
+    """The new text holds the old text's sentences, word for word, in another order."""
     said: frozenset[str] = frozenset()
     """Roots of the words the item's own pinned name and text use ("issue_refund"): a
     capability word among them is not new in a parameter's description."""
@@ -581,14 +584,23 @@ _ASKED_MAY = re.compile(
 candidate data with whom"): it says what the document covers, it gives nobody leave."""
 
 
+_OPTIONAL_INPUT = re.compile(
+    r"\boptional(?:ly)? (?:filtered|narrowed|limited|sorted|scoped|grouped|paginated|ordered)"
+    r"\b|\boptional (?:parameters?|fields?|filters?|arguments?|inputs?|sort orders?)\b"
+)
+"""An input the caller may leave out ("optionally filtered by station"): it gives no leave."""
+
+
 def _asked_only(new: str, old: str) -> bool:
-    """Every leave word the new text gained sits in such a named question."""
+    """Every leave word the new text gained sits in such a named question, names an
+    optional input or is denied."""
 
     def bare(text: str) -> int:
         return (
             len(_LEAVE_WORD.findall(text))
             - len(_ASKED_MAY.findall(text))
             - len(_DENIED_LEAVE.findall(text))
+            - len(_OPTIONAL_INPUT.findall(text))
         )
 
     return bare(new) <= bare(old)
@@ -1260,6 +1272,11 @@ def delta(old: str, new: str) -> Delta:
     ka, kb = [_key(w) for w in a], [_key(w) for w in b]
     out.old_keys = set(ka)
     out.old_text = _fold(old[:MAX_DELTA_CHARS])
+    if _reordered(ka, kb):
+        every = _sentences(unicodedata.normalize("NFKC", new))
+        out.lead = _fold(every[0]) if every else ""
+        out.reordered = True
+        return out  # nothing is said that was not said before
     out.old_forbidden = {
         ka[i + 1] for i, k in enumerate(ka[:-1]) if _CLASSES.get(k) == "negation"
     } - {"do", "be", "to"}
@@ -1334,6 +1351,22 @@ def delta(old: str, new: str) -> Delta:
     out.raw = [sentence for sentence in every if keys & {_key(w) for w in _tokens(sentence)}]
     out.context = [_fold(sentence) for sentence in out.raw]
     return out
+
+
+def _reordered(a: list[str], b: list[str]) -> bool:
+    """``b`` holds the sentences of ``a``, each word for word, in another order (a sentence
+    that moved to the end may gain or lose its full stop)."""
+    if a == b or sorted(w for w in a if w not in _SENTENCE_END) != sorted(
+        w for w in b if w not in _SENTENCE_END
+    ):
+        return False
+
+    def runs(tokens: list[str]) -> collections.Counter[tuple[str, ...]]:
+        return collections.Counter(
+            run[:-1] if run and run[-1] in _SENTENCE_END else run for run in _sentence_runs(tokens)
+        )
+
+    return runs(a) == runs(b)
 
 
 def _positions(tokens: list[str], sentences: frozenset[str]) -> frozenset[int]:
@@ -1964,7 +1997,9 @@ _CAPABILITY = re.compile(
         r"(?<!fast-)(?<!fast )forward(?:s|ed)?(?! slash)",
         r"transfer(?:s|red)?",
         r"internet",
-        r"network",
+        # "network planning", "the regional network office": a team, not network access
+        r"network(?! (?:planning|planners?|services|office|team|desk|department|unit|group|"
+        r"centre|center|staff|control)\b)",
         r"grants?",
         r"granted",
         r"credentials?",
@@ -2294,7 +2329,7 @@ _DISMISSED = re.compile(
     r"collected|obtained|afterwards|later|after the fact|retroactively)\b"
 )
 _GATED = re.compile(
-    r"\b(?:only (?:after|once|when|if)|until|unless|before|must|needs? to|ask|asks|requires?|"
+    r"\b(?:only (?:after|once|when|if)|until|unless|before|must|(?<!no )needs?(?! no\b)|ask|asks|requires?|"
     r"wait(?:s)? for|cannot|can't|do not|don't|never (?:\S+ ){1,10}?(?:before|without))\b"
 )
 _WHEN_DONE = re.compile(
@@ -2485,8 +2520,10 @@ _SIGN_WORD = re.compile(r"go-?ahead|sign-?off|signed[ -]off")
 _NEEDS_SIGN = re.compile(
     r"\b(?:needs?|requires?|get|gets|obtain|obtains|ask for|asks for|wait for|waits for|until|"
     r"waiting for|awaiting|pending|without|"
-    r"only with|after)\s+(?:the |their |an? )?(?:\S+'s |\S+s' |[a-z]+ )?$"
+    r"only with|after)\s+(?:the |their |an? )?(?:(?!no |any )(?:\S+'s |\S+s' |[a-z]+ )){0,4}$"
 )
+"""What a sign-off waits on, its giver named in up to four words ("the head of
+circulation's", "a second reviewer's")."""
 
 
 def _sequence_hits(text: str) -> list[str]:
@@ -2636,6 +2673,10 @@ _NAMES_MODEL = frozenset(["assistant", "assistants", "the model", "ai", "llm", "
 
 _CAUTION = re.compile(
     r"\b(?:do not|don't|never|must not|should not|shouldn't|cannot|can't)\s+\w+"
+    # A scam named to the person who reported it: "tell them it is a scam".
+    r"|\b(?:tell|warn|remind)\s+(?:them|him|her)\s+(?:that\s+)?(?:it|this|the (?:\w+ )?(?:message"
+    r"|call|e-?mail|text|link))\s+(?:is|was)\s+(?:a\s+)?(?:scam|phishing|fraud\w*|fake|not "
+    r"(?:from|genuine|sent by))\b"
     r"|\b(?:tell|inform|warn|notify|show|ask|remind)\s+(?:the |their )?(?:user|"
     r"account holder|household|caller|requester|owner|supervisor|manager|approver)\b"
     # Someone in the organisation: "ask the photo desk", "check with the duty editor".
@@ -2839,6 +2880,21 @@ _STATE = re.compile(r"(?:delet|remov|archiv|clos|cancell?|eras|purg|shar)ed")
 """A participle after an article names a state: "deleted candidates", "the shared mailbox"."""
 _OF = frozenset(["of", "from", "with", "for", "about", "to"])
 _DENIED = re.compile(r"\b(?:not|n't|never|no longer|cannot|nor|neither)\b(?:\s+\S+){0,2}\s*$")
+_DENIED_ASK = re.compile(
+    r"\b(?:not|n't|never|no longer|cannot)\s+(?:\S+\s+)?(?:asks?|tells?|invites?|urges?"
+    r"|expects?|wants?|prompts?|requires?|encourages?)\s+(?:\S+\s+){0,2}?to\s+"
+    r"(?:[^\s,;:.!?]+\s+){0,4}$"
+)
+"""An act inside what nobody is asked to do: "never asks them to click through to pay"."""
+_MESSAGE_RECEIVED = re.compile(
+    r"user'?s? (?:reports|receives|received|gets|got|opens|opened|sees|saw|notices|noticed"
+    r"|describes|mentions|forwards) (?:a|an|such a|such|this|that|any|the) (?:\w+ )?messages?\b"
+)
+_SHOWN_TO = re.compile(
+    r"\b(?:show|shows|showing|tell|tells|give|gives|read|reads|present|presents|display"
+    r"|displays|offer|offers)\s+(?:back\s+)?(?:to\s+)?the\s+(?:user|patron|customer|caller"
+    r"|requester)\s+the\b"
+)
 _NOTHING_AFTER = re.compile(r"\s*(?:nothing|no\s+\w+|none)\b")
 
 
@@ -2898,6 +2954,14 @@ def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
             continue  # "ask the tenant to send them": the person's act, not the model's
         if pattern is _HARVEST and _shielded(text, m.start()):
             continue
+        if pattern is _HARVEST and _MESSAGE_RECEIVED.match(m.group(0)):
+            continue  # "if a user reports such a message": a message they were sent
+        if pattern is _HARVEST and _SHOWN_TO.search(text, max(0, m.start() - 40), m.start() + 12):
+            continue  # "show the user the final message": what the user is shown, not asked
+        if _ACT_VERB.match(m.group(0)) and _DENIED_ASK.search(
+            text, max(0, m.start() - 120), m.start()
+        ):
+            continue  # "a notice never asks them to click through to pay": the act denied
         if _KEPT_WORD.match(m.group(0)) and _SHOWN_ONCE.search(
             text, max(0, m.start() - 200), m.end() + 200
         ):
@@ -3121,6 +3185,70 @@ _FUNCTION = _ENGLISH | frozenset(
         "i",
         "me",
         "my",
+    ]
+)
+_FUNCTION |= frozenset(
+    # Terse documentation drops articles and pronouns ("Partner libraries answer within
+    # three working days"); its prepositions, number words and time words remain.
+    [
+        "within",
+        "without",
+        "across",
+        "between",
+        "during",
+        "under",
+        "above",
+        "below",
+        "through",
+        "against",
+        "among",
+        "upon",
+        "onto",
+        "off",
+        "while",
+        "where",
+        "whether",
+        "because",
+        "since",
+        "every",
+        "both",
+        "either",
+        "neither",
+        "other",
+        "another",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "hundred",
+        "thousand",
+        "first",
+        "last",
+        "next",
+        "new",
+        "same",
+        "day",
+        "days",
+        "hour",
+        "hours",
+        "minute",
+        "minutes",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "time",
+        "business",
+        "working",
     ]
 )
 _PLAIN_WORD = re.compile(r"(?<![\w'’-])[^\W\d_]{1,40}(?![\w'’-])")
