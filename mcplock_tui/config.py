@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -215,11 +216,18 @@ def _read_json(path: Path, *, jsonc: bool) -> object:
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise ConfigError(f"{path}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}") from e
+        # A bad merge or a stray edit: the way back is the file as committed.
+        raise ConfigError(
+            f"{path}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}{_restore(path)}"
+        ) from e
     except RecursionError as e:
         raise ConfigError(f"{path}: invalid JSON: nested too deeply") from e
     except ValueError as e:  # int() refuses a number of more than 4300 digits
         raise ConfigError(f"{path}: invalid JSON: a number has too many digits") from e
+
+
+def _restore(path: Path) -> str:
+    return f"; fix it there, or restore the committed copy with `git checkout -- {shlex.quote(str(path))}`"
 
 
 def _strip_jsonc(text: str, path: Path) -> str:
@@ -253,7 +261,9 @@ def _strip_jsonc(text: str, path: Path) -> str:
             if end < 0:
                 # 1-based, counted as json.JSONDecodeError counts them
                 line, col = text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i)
-                raise ConfigError(f"{path}:{line}:{col}: invalid JSON: unterminated /* comment")
+                raise ConfigError(
+                    f"{path}:{line}:{col}: invalid JSON: unterminated /* comment{_restore(path)}"
+                )
             for j in range(i, end + 2):
                 if out[j] not in "\r\n":
                     out[j] = " "

@@ -93,6 +93,24 @@ def test_bad_config_writes_reports_with_file_and_line(tmp_path: Path, run: Run) 
     assert ".mcp.json:1:" in report["error"]
 
 
+def test_bad_config_names_a_restore_that_fixes_it(tmp_path: Path, run: Run) -> None:
+    project(tmp_path, a=None)
+    assert run("pin").returncode == 0
+    config = tmp_path / ".mcp.json"
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for args in (["init", "-q"], ["add", ".mcp.json"], ["commit", "-qm", "config"]):
+        subprocess.run([*git, *args], cwd=tmp_path, check=True, capture_output=True)
+    config.write_text(config.read_text().replace("{", "{,", 1))  # a stray edit
+    code, stderr, report, sarif = _reports(tmp_path, run)
+    assert code == 2
+    _assert_error_report(report, sarif, "config")
+    fix = f"git checkout -- {config}"
+    assert fix in report["error"] and fix in stderr
+    # The named command fixes it.
+    subprocess.run(shlex.split(fix), cwd=tmp_path, check=True, capture_output=True)
+    assert run("--check").returncode == 0
+
+
 def test_bad_policy_writes_reports(tmp_path: Path, run: Run) -> None:
     project(tmp_path, a=None)
     assert run("pin").returncode == 0

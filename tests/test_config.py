@@ -536,6 +536,11 @@ def test_launch_of_expanded_secret_holds_no_secret(
 # --- JSON and JSONC ----------------------------------------------------------------------
 
 
+def _restore(path: Path) -> str:
+    """What a config that does not parse ends with: the way back to the committed copy."""
+    return f"; fix it there, or restore the committed copy with `git checkout -- {path}`"
+
+
 @pytest.mark.parametrize(
     ("text", "where"),
     [
@@ -565,7 +570,7 @@ def test_launch_of_expanded_secret_holds_no_secret(
 )
 def test_malformed_json_reports_line_and_column(project: Path, text: str, where: str) -> None:
     path = write(project, ".mcp.json", text)
-    assert error_of(project) == f"{path}:{where}"
+    assert error_of(project) == f"{path}:{where}{_restore(path)}"
 
 
 @pytest.mark.parametrize(
@@ -643,7 +648,7 @@ def test_vscode_file_accepts_jsonc(project: Path, text: str, args: list[str]) ->
 )
 def test_jsonc_errors_keep_line_and_column(project: Path, text: str, where: str) -> None:
     path = write(project, ".vscode/mcp.json", text)
-    assert error_of(project) == f"{path}:{where}"
+    assert error_of(project) == f"{path}:{where}{_restore(path)}"
 
 
 _JSON = st.recursive(
