@@ -31,6 +31,13 @@ def _reports(
     )
 
 
+def _commit(folder: Path, name: str) -> None:
+    """``folder`` made a git repository with ``name`` committed."""
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for args in (["init", "-q"], ["add", name], ["commit", "-qm", name]):
+        subprocess.run([*git, *args], cwd=folder, check=True, capture_output=True)
+
+
 def _assert_error_report(
     report: dict[str, Any], sarif: dict[str, Any], kind: str, *, started: bool = False
 ) -> None:
@@ -70,9 +77,7 @@ def test_unreadable_lockfile_writes_reports_and_names_a_restore(tmp_path: Path, 
     project(tmp_path, a=None)
     assert run("pin").returncode == 0
     lock = tmp_path / "mcplock.lock"
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
-    for args in (["init", "-q"], ["add", "mcplock.lock"], ["commit", "-qm", "pin"]):
-        subprocess.run([*git, *args], cwd=tmp_path, check=True, capture_output=True)
+    _commit(tmp_path, "mcplock.lock")
     lock.write_text("version = 1\nhash_model = 1\n[servers.a\n")  # a bad merge
     code, stderr, report, sarif = _reports(tmp_path, run)
     assert code == 2
@@ -97,9 +102,7 @@ def test_bad_config_names_a_restore_that_fixes_it(tmp_path: Path, run: Run) -> N
     project(tmp_path, a=None)
     assert run("pin").returncode == 0
     config = tmp_path / ".mcp.json"
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
-    for args in (["init", "-q"], ["add", ".mcp.json"], ["commit", "-qm", "config"]):
-        subprocess.run([*git, *args], cwd=tmp_path, check=True, capture_output=True)
+    _commit(tmp_path, ".mcp.json")
     config.write_text(config.read_text().replace("{", "{,", 1))  # a stray edit
     code, stderr, report, sarif = _reports(tmp_path, run)
     assert code == 2

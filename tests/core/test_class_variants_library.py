@@ -14,9 +14,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-import pytest
-
-from tests.core.variants import assert_at_most_medium, assert_high, desc, pdesc
+from tests.core.variants import desc, pdesc, variant_tests
 
 RULES = (
     "ShelfWise connects you to the Northbridge Public Library catalogue and circulation "
@@ -243,11 +241,6 @@ BENIGN: dict[str, dict[str, Any]] = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(ATTACKS))
-def test_attack_variant_reaches_high(case: str) -> None:
-    assert_high(BASE, {"set": ATTACKS[case]})
-
-
-@pytest.mark.parametrize("case", sorted(BENIGN))
-def test_benign_variant_stays_at_or_below_medium(case: str) -> None:
-    assert_at_most_medium(BASE, {"set": BENIGN[case]})
+test_attack_variant_reaches_high, test_benign_variant_stays_at_or_below_medium = variant_tests(
+    BASE, ATTACKS, BENIGN
+)

@@ -6,6 +6,7 @@ helpers build the edits and hold the two checks, so every file asks the same que
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -48,3 +49,20 @@ def assert_at_most_medium(base: dict[str, Any], case: dict[str, Any]) -> None:
     changes = run_case(base, case)
     assert changes, "the edit must be seen"
     assert worst(changes) <= Severity.MEDIUM, [r.message for c in changes for r in c.reasons]
+
+
+def variant_tests(
+    base: dict[str, Any], attacks: dict[str, dict[str, Any]], benign: dict[str, dict[str, Any]]
+) -> tuple[Callable[[str], None], Callable[[str], None]]:
+    """The two tests of a class-variant file: every attack reaches high, every benign edit
+    stays at or below medium."""
+
+    @pytest.mark.parametrize("case", sorted(attacks))
+    def attack_reaches_high(case: str) -> None:
+        assert_high(base, {"set": attacks[case]})
+
+    @pytest.mark.parametrize("case", sorted(benign))
+    def benign_stays_at_or_below_medium(case: str) -> None:
+        assert_at_most_medium(base, {"set": benign[case]})
+
+    return attack_reaches_high, benign_stays_at_or_below_medium
