@@ -132,7 +132,7 @@ def loads(text: str, source: str = "lockfile", *, without: Collection[str] = ())
     servers = doc.get("servers")
     if without and isinstance(servers, dict):
         doc = {**doc, "servers": {k: v for k, v in servers.items() if k not in without}}
-    return lf.decode(doc, source)
+    return lf.decode(doc, source, consume=True)
 
 
 class SymlinkError(MCPLockError):
@@ -200,7 +200,7 @@ def read_lockfile(path: Path) -> lf.Lockfile:
     del raw  # each is the size of the file: neither is needed while the pins are decoded
     doc = parse_toml(text, str(path))
     del text
-    return lf.decode(doc, str(path))
+    return lf.decode(doc, str(path), consume=True)  # the document is freed as it is read
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -295,8 +295,13 @@ def _same_int(value: object, expected: int) -> bool:
     return type(value) is int and value == expected  # `true` is not 1 here
 
 
-def decode(doc: Mapping[str, Any], source: str = "lockfile") -> Lockfile:
-    """TOML-shaped dict -> Lockfile; refuses other versions, wrong types and any hash mismatch."""
+def decode(doc: Mapping[str, Any], source: str = "lockfile", *, consume: bool = False) -> Lockfile:
+    """TOML-shaped dict -> Lockfile; refuses other versions, wrong types and any hash mismatch.
+
+    ``consume`` empties ``doc``'s server tables as their items are decoded, for a caller whose
+    document is its own: each item's table (its JSON texts) is freed as soon as the item is
+    read, so the document and the decoded pins never live whole at once.
+    """
     version = doc.get("version")
     if not _same_int(version, LOCKFILE_VERSION):
         raise LockfileError(
@@ -312,9 +317,10 @@ def decode(doc: Mapping[str, Any], source: str = "lockfile") -> Lockfile:
     if not isinstance(raw_servers, dict):
         raise LockfileError(f"{source}: 'servers' must be a table")
     servers: dict[str, ServerPin] = {}
-    for name, table in raw_servers.items():
+    for name in list(raw_servers):
+        table = raw_servers.pop(name) if consume else raw_servers[name]
         try:
-            servers[name] = _decode_server(table, f"{source}: servers.{name}")
+            servers[name] = _decode_server(table, f"{source}: servers.{name}", consume)
         except LockfileError as exc:  # one server's table: replaceable on its own
             raise PinHashError(
                 f"{exc}; restore the file from version control, or run `mcplock-tui pin "
@@ -325,7 +331,7 @@ def decode(doc: Mapping[str, Any], source: str = "lockfile") -> Lockfile:
     return Lockfile(servers=servers, log_head=_decode_log_head(doc.get("log"), source))
 
 
-def _decode_server(table: Any, where: str) -> ServerPin:
+def _decode_server(table: Any, where: str, consume: bool = False) -> ServerPin:
     if not isinstance(table, dict) or "server" not in table:
         raise LockfileError(f"{where}: missing [server] table")
     server = _decode_item(Kind.SERVER, table["server"], where + ".server")
@@ -339,9 +345,10 @@ def _decode_server(table: Any, where: str) -> ServerPin:
         raw_items = table.get(_TABLE[kind], {})
         if not isinstance(raw_items, dict):
             raise LockfileError(f"{where}.{_TABLE[kind]}: expected a table")
+        take = raw_items.pop if consume else raw_items.__getitem__
         lists[kind] = {
-            key: _decode_item(kind, value, f"{where}.{_TABLE[kind]}.{key}")
-            for key, value in raw_items.items()
+            key: _decode_item(kind, take(key), f"{where}.{_TABLE[kind]}.{key}")
+            for key in list(raw_items)
         }
     hosts = table.get("hosts", [])
     if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):

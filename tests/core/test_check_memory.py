@@ -1,0 +1,67 @@
+"""What a check holds at its peak: never the lockfile's document beside every decoded pin,
+and an unchanged pinned item not beside its live copy.
+
+At 20,000 tools each of the pinned side, the live side and the lockfile's TOML document is
+tens of megabytes; these tests measure the allocations (tracemalloc) of the stages on a
+smaller lockfile and compare them with what the stage keeps.
+"""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from mcplock_tui import storage
+from mcplock_tui.core import lockfile as lf
+from mcplock_tui.core.surface import build_surface
+
+T = TypeVar("T")
+
+
+def _tools(n: int) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": f"tool_{i}",
+            "description": f"Reads record {i} of the store and returns it as JSON text.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string", "description": f"The record {i} identifier"},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+                },
+                "required": ["id"],
+            },
+            "annotations": {"readOnlyHint": i % 2 == 0},
+        }
+        for i in range(n)
+    ]
+
+
+def _lock(tools: list[dict[str, Any]]) -> lf.Lockfile:
+    init = {"serverInfo": {"name": "s", "version": "1"}, "capabilities": {"tools": {}}}
+    surface = build_surface(initialize_result=init, launch="stdio: x", tools=tools)
+    return lf.Lockfile({"s": lf.ServerPin(surface)})
+
+
+def _traced(call: Callable[[], T]) -> tuple[T, int, int]:
+    """(result, bytes it still holds, peak bytes while it ran)."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        result = call()
+        gc.collect()
+        kept, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return result, kept, peak
+
+
+def test_reading_a_lockfile_frees_each_table_as_its_item_is_decoded() -> None:
+    text = storage.dumps(_lock(_tools(2000)))
+    lock, kept, peak = _traced(lambda: storage.loads(text))
+    assert len(lock.servers["s"].surface.tools) == 2000
+    # Before, the whole document (here as large as the pins) lived until the last pin was
+    # decoded: the peak was the pins plus the document.
+    assert peak < kept * 1.25, (peak, kept)
