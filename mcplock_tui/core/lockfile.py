@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +44,7 @@ from mcplock_tui.core.canonical import (
 )
 from mcplock_tui.core.errors import LockfileError, PinHashError
 from mcplock_tui.core.model import ITEM_KINDS, JSON, PROMPT_MESSAGES_KEY, Kind, Surface
-from mcplock_tui.core.surface import MAX_DEPTH, depth_exceeds
+from mcplock_tui.core.surface import KEY_FIELD, MAX_DEPTH, depth_exceeds
 
 LOCKFILE_VERSION = 1
 
@@ -170,6 +170,35 @@ def _hashed(kind: Kind, item: Mapping[str, JSON]) -> Mapping[str, JSON]:
         return item
     hashes = item_hashes(kind, item)
     return HashedItem(item, hashes["hash"], hashes)
+
+
+def share_unchanged(pinned: Surface, kind: Kind, live: Iterable[object]) -> None:
+    """Put each live item whose definition equals its pinned one in the pinned item's place.
+
+    Capture calls this page by page, so a check never holds an unchanged item twice (at
+    20,000 tools each side is tens of megabytes): the pinned copy is freed as soon as its
+    live twin arrives, and the diff finds the two sides to be one object. The live object is
+    the one kept (the scan memo keys on its key order). Only equal canonical JSON counts, so
+    what the pinned surface means never changes, whatever the live items hold; an item
+    whose key capture gives another name (a duplicate) is merely not shared.
+    """
+    items = pinned.items(kind)
+    if not items or type(items) is not dict:
+        return
+    field = KEY_FIELD[kind]
+    for item in live:
+        if type(item) is not dict:
+            continue
+        key = item.get(field)
+        old = items.get(key) if type(key) is str else None
+        if type(old) is not HashedItem:
+            continue
+        try:
+            text = canon_json(item)
+        except (RecursionError, ValueError, TypeError):  # refused by capture anyway
+            continue
+        if digest_text(text) == old.digest:
+            items[key] = item
 
 
 def _encode_item(kind: Kind, item: Mapping[str, JSON]) -> dict[str, Any]:
