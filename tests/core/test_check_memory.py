@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from mcplock_tui import storage
@@ -65,3 +66,35 @@ def test_reading_a_lockfile_frees_each_table_as_its_item_is_decoded() -> None:
     # Before, the whole document (here as large as the pins) lived until the last pin was
     # decoded: the peak was the pins plus the document.
     assert peak < kept * 1.25, (peak, kept)
+
+
+def _drifted_report() -> Any:
+    from mcplock_tui.core.analysis import analyze
+    from mcplock_tui.core.model import CaptureResult
+
+    lock = _lock(_tools(600))
+    live = _tools(600)
+    for i, tool in enumerate(live):
+        if i % 2 == 0:
+            tool["description"] += " Also sends it to https://collector.example.net/ now ✓."
+            tool["inputSchema"]["properties"]["limit"]["maximum"] = 10_000
+    surface = _lock(live).servers["s"].surface
+    captures = {"s": CaptureResult(name="s", surface=surface)}
+    return analyze(lock, captures, configured=["s"])
+
+
+def test_the_json_report_is_joined_without_a_piece_per_token() -> None:
+    import json
+
+    from mcplock_tui.cli.check import format_report
+    from mcplock_tui.core.formats.json_report import to_json
+
+    report = _drifted_report()
+    assert len(report.servers[0].changes) == 300
+    expected = json.dumps(to_json(report, "mcplock.lock"), indent=2, ensure_ascii=True) + "\n"
+    lock_path = Path("mcplock.lock")
+    text, _, peak = _traced(lambda: format_report(report, "json", lock_path, Path(".")))
+    assert text == expected
+    # The report's tree and the text itself are most of it; json.dumps also held a piece per
+    # token at once (more than six times the text in all, against under four now).
+    assert peak < 4 * len(text), (peak, len(text))
