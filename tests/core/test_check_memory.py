@@ -83,18 +83,21 @@ def _drifted_report() -> Any:
     return analyze(lock, captures, configured=["s"])
 
 
-def test_the_json_report_is_joined_without_a_piece_per_token() -> None:
+def test_the_json_report_is_written_in_pieces(tmp_path: Path) -> None:
     import json
 
-    from mcplock_tui.cli.check import format_report
+    from mcplock_tui.cli.check import format_report, report_pieces
     from mcplock_tui.core.formats.json_report import to_json
 
     report = _drifted_report()
     assert len(report.servers[0].changes) == 300
     expected = json.dumps(to_json(report, "mcplock.lock"), indent=2, ensure_ascii=True) + "\n"
-    lock_path = Path("mcplock.lock")
-    text, _, peak = _traced(lambda: format_report(report, "json", lock_path, Path(".")))
-    assert text == expected
-    # The report's tree and the text itself are most of it; json.dumps also held a piece per
-    # token at once (more than six times the text in all, against under four now).
-    assert peak < 4 * len(text), (peak, len(text))
+    lock_path, out = Path("mcplock.lock"), tmp_path / "report.json"
+    assert format_report(report, "json", lock_path, Path(".")) == expected
+    _, _, peak = _traced(
+        lambda: storage.write_text_atomic(out, report_pieces(report, "json", lock_path, Path(".")))
+    )
+    assert out.read_text(encoding="utf-8") == expected
+    # The report's tree is most of it; json.dumps also held a piece per token and then the
+    # whole text (more than six times the text in all; 2.7 times for the text in one piece).
+    assert peak < 2.2 * len(expected), (peak, len(expected))
