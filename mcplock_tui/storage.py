@@ -13,7 +13,7 @@ import errno
 import os
 import re
 import tempfile
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -132,7 +132,7 @@ def loads(text: str, source: str = "lockfile", *, without: Collection[str] = ())
     servers = doc.get("servers")
     if without and isinstance(servers, dict):
         doc = {**doc, "servers": {k: v for k, v in servers.items() if k not in without}}
-    return lf.decode(doc, source)
+    return lf.decode(doc, source, consume=True)
 
 
 class SymlinkError(MCPLockError):
@@ -200,7 +200,7 @@ def read_lockfile(path: Path) -> lf.Lockfile:
     del raw  # each is the size of the file: neither is needed while the pins are decoded
     doc = parse_toml(text, str(path))
     del text
-    return lf.decode(doc, str(path))
+    return lf.decode(doc, str(path), consume=True)  # the document is freed as it is read
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -227,8 +227,10 @@ def private_dir(folder: Path) -> None:
         os.chmod(path, 0o700)  # mkdir's mode is filtered by the umask
 
 
-def write_text_atomic(path: Path, text: str, *, mode: int | None = None) -> None:
+def write_text_atomic(path: Path, text: str | Iterable[str], *, mode: int | None = None) -> None:
     """Temp file in the same folder, fsync, ``os.replace``: readers see old or new, never half.
+
+    ``text`` may come in pieces (a large report), written as they come.
 
     ``mode`` fixes the file's permissions (0600 for private files); by default an existing
     file keeps its mode and a new one gets 0644.
@@ -237,7 +239,10 @@ def write_text_atomic(path: Path, text: str, *, mode: int | None = None) -> None
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+            if isinstance(text, str):
+                handle.write(text)
+            else:
+                handle.writelines(text)
             handle.flush()
             os.fsync(handle.fileno())
         if mode is None:

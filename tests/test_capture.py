@@ -537,3 +537,47 @@ def test_capture_sync_never_spells_out_what_it_captured(
     results = capture_sync([stdio_spec("sync", defs_path)], timeout=5, log_dir=log_dir)
     assert_surface_is(results["sync"], default_defs())
     assert spelled == []
+
+
+# --- a pinned surface lent to capture ---------------------------------------------------
+
+
+async def test_a_lent_pin_holds_each_unchanged_item_as_its_live_object(
+    tmp_path: Path, log_dir: Path
+) -> None:
+    from mcplock_tui import storage
+    from mcplock_tui.core import lockfile as lf
+    from mcplock_tui.core.canonical import HashedItem
+    from mcplock_tui.core.diff import diff_surfaces
+
+    defs_path = write_defs(tmp_path / "defs.json")
+    spec = stdio_spec("files", defs_path)
+    first = await capture(spec, log_dir)
+    assert first.surface is not None
+    lock = storage.loads(storage.dumps(lf.Lockfile({"files": lf.ServerPin(first.surface)})))
+    pinned = lock.servers["files"].surface
+    before = {kind: dict(pinned.items(kind)) for kind in LIST_KEYS}
+    # One tool and one resource drift (on later pages too); everything else is as pinned.
+    defs = default_defs()
+    defs["tools"][3]["description"] += " Also deletes it."
+    defs["resources"][2]["name"] = "renamed"
+    write_defs(defs_path, tools=defs["tools"], resources=defs["resources"])
+
+    result = await capture_one(spec, timeout=3.0, log_dir=log_dir, pinned=pinned)
+    assert_surface_is(result, defs)
+    assert result.surface is not None
+    changed = {(Kind.TOOL, defs["tools"][3]["name"]), (Kind.RESOURCE, defs["resources"][2]["uri"])}
+    for kind in LIST_KEYS:
+        live = result.surface.items(kind)
+        for key, item in pinned.items(kind).items():
+            assert item == before[kind][key]  # what the pin says never changes
+            shared = item is live.get(key)
+            # prompts gain their messages after listing: never shared
+            assert shared == (kind is not Kind.PROMPT and (kind, key) not in changed), (kind, key)
+            assert shared or type(item) is HashedItem
+    # The diff is the one of the unlent pin.
+    fresh = storage.loads(storage.dumps(lock)).servers["files"].surface
+    assert diff_surfaces("files", pinned, result.surface) == diff_surfaces(
+        "files", fresh, result.surface
+    )
+    assert len(diff_surfaces("files", pinned, result.surface)) == 2

@@ -17,6 +17,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import ExitStack, asynccontextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -55,7 +56,8 @@ from mcplock_tui.capture.prompts import capture_messages
 from mcplock_tui.capture.shutdown import shorten_sdk_shutdown
 from mcplock_tui.capture.stderr_tail import read_tail
 from mcplock_tui.capture.tap import RawTap, tapped
-from mcplock_tui.core.model import CaptureResult, ErrorKind
+from mcplock_tui.core.lockfile import share_unchanged
+from mcplock_tui.core.model import CaptureResult, ErrorKind, Kind, Surface
 from mcplock_tui.core.surface import SurfaceError, build_surface
 from mcplock_tui.spec import ServerSpec
 
@@ -161,8 +163,12 @@ async def _list_all(
     key: str,
     progress: _Progress,
     warnings: list[str],
+    share: Callable[[list[Any]], None] | None = None,
 ) -> list[Any]:
-    """Every item of one list, following ``nextCursor``; the raw items as sent."""
+    """Every item of one list, following ``nextCursor``; the raw items as sent.
+
+    ``share`` is given each page's items as they arrive (see :func:`_list_everything`).
+    """
     items: list[Any] = []
     seen: set[str] = set()
     cursor: str | None = None
@@ -201,6 +207,8 @@ async def _list_all(
         page_items = raw.get(key)
         if isinstance(page_items, list):
             items.extend(page_items)
+            if share is not None:
+                share(page_items)
         else:
             warnings.append(f"the {method} reply has no {key!r} list; nothing taken from it")
         next_cursor = raw.get("nextCursor")
@@ -234,6 +242,14 @@ def _advertised(initialize: dict[str, Any], capability: str) -> bool:
     return isinstance(caps, dict) and caps.get(capability) is not None
 
 
+_SHARED: dict[str, Kind] = {
+    "tools": Kind.TOOL,
+    "resources": Kind.RESOURCE,
+    "resourceTemplates": Kind.RESOURCE_TEMPLATE,
+}
+"""The lists whose items are final when they arrive (a prompt's messages come later)."""
+
+
 async def _list_everything(
     client: Client,
     tap: RawTap,
@@ -241,13 +257,23 @@ async def _list_everything(
     progress: _Progress,
     warnings: list[str],
     limit: float,
+    pinned: Surface | None = None,
 ) -> dict[str, list[Any]]:
-    """Every advertised list, then the messages of the prompts that take no arguments."""
+    """Every advertised list, then the messages of the prompts that take no arguments.
+
+    With ``pinned``, each page's unchanged items take their pinned twins' places there as
+    they arrive (:func:`~mcplock_tui.core.lockfile.share_unchanged`), so a check holds one
+    copy of an unchanged surface, not two.
+    """
     lists: dict[str, list[Any]] = {}
     for method, key, capability, _name in LISTS:
         if _advertised(initialize, capability):
             call = _raw_lister(client, method)
-            lists[key] = await _list_all(call, tap, method, key, progress, warnings)
+            kind = _SHARED.get(key)
+            share = None
+            if pinned is not None and kind is not None:
+                share = partial(share_unchanged, pinned, kind)
+            lists[key] = await _list_all(call, tap, method, key, progress, warnings, share)
     if lists.get("prompts"):
         progress.phase = "prompts/get"
         await capture_messages(client.get_prompt, tap, lists["prompts"], limit, warnings)
@@ -263,6 +289,7 @@ async def _capture(
     warnings: list[str],
     client_info: Implementation = CLIENT_INFO,
     second: dict[str, list[Any]] | None = None,
+    pinned: Surface | None = None,
 ) -> None:
     client = Client(
         tapped(_transport(spec, limit, errlog, progress), tap),
@@ -282,7 +309,7 @@ async def _capture(
                 "valid UTF-8, and they were replaced"
             )
         progress.lists = await _list_everything(
-            client, tap, reply.result, progress, warnings, limit
+            client, tap, reply.result, progress, warnings, limit, pinned
         )
         if second is not None:  # the probe's second listing in the same session
             second.update(await _list_everything(client, tap, reply.result, progress, [], limit))
@@ -308,11 +335,14 @@ async def capture_one(
     log_dir: Path,
     client_info: Implementation = CLIENT_INFO,
     second: dict[str, list[Any]] | None = None,
+    pinned: Surface | None = None,
 ) -> CaptureResult:
     """Capture ``spec`` within ``timeout`` seconds. Never raises for anything the server does.
 
     ``client_info`` is the identity sent in ``initialize``; when ``second`` is given, every
     list is read a second time in the same session into it (raw items, as for the first).
+    ``pinned`` is the server's pinned surface, whose unchanged items are replaced by their
+    live objects as they arrive (same definitions: it reads the same afterwards).
     """
     install_sdk_log_routing()
     shorten_sdk_shutdown()
@@ -343,7 +373,9 @@ async def capture_one(
                 return failed("internal", f"could not open the log file {log_path}: {exc.strerror}")
         try:
             with routed_to(errlog), anyio.fail_after(timeout) as scope:
-                await _capture(spec, timeout, errlog, tap, progress, warnings, client_info, second)
+                await _capture(
+                    spec, timeout, errlog, tap, progress, warnings, client_info, second, pinned
+                )
         except Exception as exc:
             timed_out = scope is not None and scope.cancel_called
             if not progress.complete:

@@ -8,7 +8,7 @@ specs with one name) and whatever ``on_result`` itself raises.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -16,7 +16,7 @@ from typing import Any
 import anyio
 
 from mcplock_tui.capture.client import capture_one
-from mcplock_tui.core.model import CaptureResult
+from mcplock_tui.core.model import CaptureResult, Surface
 from mcplock_tui.spec import ServerSpec
 
 
@@ -26,11 +26,14 @@ async def capture_all(
     timeout: float = 30.0,  # noqa: ASYNC109  per-server deadlines, applied in capture_one
     log_dir: Path,
     on_result: Callable[[CaptureResult], None] | None = None,
+    pinned: Mapping[str, Surface] | None = None,
 ) -> dict[str, CaptureResult]:
     """Capture every spec concurrently; results keyed by name, in the order given.
 
     ``on_result`` is called in the event loop as each server finishes, so a UI can update
-    while slower servers are still being captured.
+    while slower servers are still being captured. ``pinned`` (server name -> its pinned
+    surface) lends each capture its pin, whose unchanged items it replaces by the live ones
+    (see :func:`~mcplock_tui.capture.client.capture_one`).
     """
     names = [spec.name for spec in specs]
     if len(set(names)) != len(names):
@@ -39,7 +42,8 @@ async def capture_all(
     results: dict[str, CaptureResult] = {}
 
     async def run(spec: ServerSpec) -> None:
-        result = await capture_one(spec, timeout=timeout, log_dir=log_dir)
+        pin = pinned.get(spec.name) if pinned is not None else None
+        result = await capture_one(spec, timeout=timeout, log_dir=log_dir, pinned=pin)
         results[spec.name] = result
         if on_result is not None:
             on_result(result)
@@ -56,6 +60,7 @@ def capture_sync(
     timeout: float = 30.0,
     log_dir: Path,
     on_result: Callable[[CaptureResult], None] | None = None,
+    pinned: Mapping[str, Surface] | None = None,
 ) -> dict[str, CaptureResult]:
     """:func:`capture_all` for callers without an event loop (the headless check).
 
@@ -67,7 +72,9 @@ def capture_sync(
     gc.freeze()
     try:
         held = anyio.run(
-            partial(_held, specs, timeout=timeout, log_dir=log_dir, on_result=on_result)
+            partial(
+                _held, specs, timeout=timeout, log_dir=log_dir, on_result=on_result, pinned=pinned
+            )
         )
     finally:
         gc.unfreeze()

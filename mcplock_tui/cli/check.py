@@ -13,7 +13,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from itertools import islice
 from pathlib import Path
 
 from mcplock_tui.capture import capture_sync
@@ -48,8 +50,13 @@ def build_report(
     ]
     runnable = [s for s in ws.specs if s.name not in {r.name for r in held}]
     with CaptureProgress([s.name for s in runnable], sys.stderr, drift_word(lock)) as progress:
+        # The pins lent to capture: an unchanged item is held once, as its live object.
         captures = capture_sync(
-            runnable, timeout=ws.timeout, log_dir=ws.log_dir, on_result=progress.finished
+            runnable,
+            timeout=ws.timeout,
+            log_dir=ws.log_dir,
+            on_result=progress.finished,
+            pinned={name: pin.surface for name, pin in lock.servers.items()},
         )
     unconfigured = [] if args.server else sorted(set(lock.servers) - set(ws.all_names))
     fail_on = Severity.parse(args.fail_on) if args.fail_on else None
@@ -78,6 +85,12 @@ def build_report(
 
 
 def format_report(report: Report, fmt: str, lock_path: Path, cwd: Path) -> str:
+    return "".join(report_pieces(report, fmt, lock_path, cwd))
+
+
+def report_pieces(report: Report, fmt: str, lock_path: Path, cwd: Path) -> Iterator[str]:
+    """The machine report's text in pieces of a few thousand tokens, to be written as they
+    come: the whole text of a report of 2,000 changes is megabytes, held beside the report."""
     # Each format's module (the SARIF one with tomllib) loads only for its own output.
     try:
         shown = str(lock_path.relative_to(cwd))
@@ -86,7 +99,7 @@ def format_report(report: Report, fmt: str, lock_path: Path, cwd: Path) -> str:
     if fmt == "json":
         from mcplock_tui.core.formats.json_report import to_json
 
-        return json.dumps(to_json(report, shown), indent=2, ensure_ascii=True) + "\n"
+        return _json_pieces(to_json(report, shown))
     if fmt == "sarif":
         from mcplock_tui.core.formats.sarif import to_sarif
 
@@ -94,8 +107,24 @@ def format_report(report: Report, fmt: str, lock_path: Path, cwd: Path) -> str:
             text = lock_path.read_text(encoding="utf-8")
         except OSError:
             text = ""
-        return json.dumps(to_sarif(report, shown, text), indent=2, ensure_ascii=True) + "\n"
+        return _json_pieces(to_sarif(report, shown, text))
     raise ValueError(fmt)
+
+
+_REPORT_ENCODER = json.JSONEncoder(indent=2, ensure_ascii=True)
+
+
+def _json_pieces(doc: object) -> Iterator[str]:
+    """``json.dumps(doc, indent=2, ensure_ascii=True) + "\\n"``, the same text in pieces.
+
+    The indenting encoder yields a piece per token and ``json.dumps`` joins them all at once,
+    a list of about a million strings for a report of 2,000 changes (four to five times the
+    text); joined a few thousand at a time, no more than one piece is held beside the report.
+    """
+    chunks = _REPORT_ENCODER.iterencode(doc)
+    while batch := list(islice(chunks, 4096)):
+        yield "".join(batch)
+    yield "\n"
 
 
 def _shown(lock_path: Path, cwd: Path) -> str:
@@ -158,11 +187,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             render_report(make_console(sys.stdout), report, str(lock_path), configs=sources)
     else:
-        text = format_report(report, args.format, lock_path, cwd)
+        pieces = report_pieces(report, args.format, lock_path, cwd)
         if args.output:
-            write_text_atomic(args.output, text)
+            write_text_atomic(args.output, pieces)
         else:
-            sys.stdout.write(text)
+            sys.stdout.writelines(pieces)
     sarif_path = getattr(args, "sarif", None)
     if sarif_path:
         if sarif_path.parent and not sarif_path.parent.exists():

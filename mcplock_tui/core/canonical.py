@@ -150,6 +150,8 @@ def item_digest(value: Any) -> str:
 
 def same_json(a: Any, b: Any) -> bool:
     """``canon_json(a) == canon_json(b)``, by digest where one side's is known already."""
+    if a is b:  # an unchanged pinned item shares its live object (``share_unchanged``)
+        return True
     if type(a) is HashedItem or type(b) is HashedItem:
         return item_digest(a) == item_digest(b)
     return canon_json(a) == canon_json(b)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +44,7 @@ from mcplock_tui.core.canonical import (
 )
 from mcplock_tui.core.errors import LockfileError, PinHashError
 from mcplock_tui.core.model import ITEM_KINDS, JSON, PROMPT_MESSAGES_KEY, Kind, Surface
-from mcplock_tui.core.surface import MAX_DEPTH, depth_exceeds
+from mcplock_tui.core.surface import KEY_FIELD, MAX_DEPTH, depth_exceeds
 
 LOCKFILE_VERSION = 1
 
@@ -172,6 +172,35 @@ def _hashed(kind: Kind, item: Mapping[str, JSON]) -> Mapping[str, JSON]:
     return HashedItem(item, hashes["hash"], hashes)
 
 
+def share_unchanged(pinned: Surface, kind: Kind, live: Iterable[object]) -> None:
+    """Put each live item whose definition equals its pinned one in the pinned item's place.
+
+    Capture calls this page by page, so a check never holds an unchanged item twice (at
+    20,000 tools each side is tens of megabytes): the pinned copy is freed as soon as its
+    live twin arrives, and the diff finds the two sides to be one object. The live object is
+    the one kept (the scan memo keys on its key order). Only equal canonical JSON counts, so
+    what the pinned surface means never changes, whatever the live items hold; an item
+    whose key capture gives another name (a duplicate) is merely not shared.
+    """
+    items = pinned.items(kind)
+    if not items or type(items) is not dict:
+        return
+    field = KEY_FIELD[kind]
+    for item in live:
+        if type(item) is not dict:
+            continue
+        key = item.get(field)
+        old = items.get(key) if type(key) is str else None
+        if type(old) is not HashedItem:
+            continue
+        try:
+            text = canon_json(item)
+        except (RecursionError, ValueError, TypeError):  # refused by capture anyway
+            continue
+        if digest_text(text) == old.digest:
+            items[key] = item
+
+
 def _encode_item(kind: Kind, item: Mapping[str, JSON]) -> dict[str, Any]:
     known = item.hashes if type(item) is HashedItem else None
     table: dict[str, Any] = dict(known if known is not None else item_hashes(kind, item))
@@ -295,8 +324,13 @@ def _same_int(value: object, expected: int) -> bool:
     return type(value) is int and value == expected  # `true` is not 1 here
 
 
-def decode(doc: Mapping[str, Any], source: str = "lockfile") -> Lockfile:
-    """TOML-shaped dict -> Lockfile; refuses other versions, wrong types and any hash mismatch."""
+def decode(doc: Mapping[str, Any], source: str = "lockfile", *, consume: bool = False) -> Lockfile:
+    """TOML-shaped dict -> Lockfile; refuses other versions, wrong types and any hash mismatch.
+
+    ``consume`` empties ``doc``'s server tables as their items are decoded, for a caller whose
+    document is its own: each item's table (its JSON texts) is freed as soon as the item is
+    read, so the document and the decoded pins never live whole at once.
+    """
     version = doc.get("version")
     if not _same_int(version, LOCKFILE_VERSION):
         raise LockfileError(
@@ -312,9 +346,10 @@ def decode(doc: Mapping[str, Any], source: str = "lockfile") -> Lockfile:
     if not isinstance(raw_servers, dict):
         raise LockfileError(f"{source}: 'servers' must be a table")
     servers: dict[str, ServerPin] = {}
-    for name, table in raw_servers.items():
+    for name in list(raw_servers):
+        table = raw_servers.pop(name) if consume else raw_servers[name]
         try:
-            servers[name] = _decode_server(table, f"{source}: servers.{name}")
+            servers[name] = _decode_server(table, f"{source}: servers.{name}", consume)
         except LockfileError as exc:  # one server's table: replaceable on its own
             raise PinHashError(
                 f"{exc}; restore the file from version control, or run `mcplock-tui pin "
@@ -325,7 +360,7 @@ def decode(doc: Mapping[str, Any], source: str = "lockfile") -> Lockfile:
     return Lockfile(servers=servers, log_head=_decode_log_head(doc.get("log"), source))
 
 
-def _decode_server(table: Any, where: str) -> ServerPin:
+def _decode_server(table: Any, where: str, consume: bool = False) -> ServerPin:
     if not isinstance(table, dict) or "server" not in table:
         raise LockfileError(f"{where}: missing [server] table")
     server = _decode_item(Kind.SERVER, table["server"], where + ".server")
@@ -339,9 +374,10 @@ def _decode_server(table: Any, where: str) -> ServerPin:
         raw_items = table.get(_TABLE[kind], {})
         if not isinstance(raw_items, dict):
             raise LockfileError(f"{where}.{_TABLE[kind]}: expected a table")
+        take = raw_items.pop if consume else raw_items.__getitem__
         lists[kind] = {
-            key: _decode_item(kind, value, f"{where}.{_TABLE[kind]}.{key}")
-            for key, value in raw_items.items()
+            key: _decode_item(kind, take(key), f"{where}.{_TABLE[kind]}.{key}")
+            for key in list(raw_items)
         }
     hosts = table.get("hosts", [])
     if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):

@@ -231,3 +231,45 @@ def test_a_schema_dialect_or_identifier_names_no_outbound_host() -> None:
     assert item_hosts(Kind.TOOL, tool) == {
         "collect.example.net": "inputSchema.properties.b.description"
     }
+
+
+def _many_tools(n: int) -> list[dict[str, Any]]:
+    # Hosts, wildcards and a URL with no host at item edges, in every batch of the scan.
+    return [
+        {
+            "name": f"t{i}",
+            "description": f"Sends to https://h{i}.example.com/x and *.w{i}.example.org."
+            if i % 97 == 0
+            else f"Tool {i}: ftp://" + ("a" * (i % 5)) + " and some more words." * 20,
+            "inputSchema": {"type": "object", "properties": {"u": {"default": f"wss://d{i}.io"}}}
+            if i % 131 == 0
+            else {"type": "object"},
+        }
+        for i in range(n)
+    ]
+
+
+def test_the_surface_scan_finds_what_one_text_of_the_whole_surface_holds() -> None:
+    import tracemalloc
+
+    from mcplock_tui.core.hosts import _WILDCARD, _scan
+
+    surface = build_surface(
+        initialize_result={"serverInfo": {"name": "s", "version": "1"}},
+        launch="stdio: x",
+        tools=_many_tools(3000),
+    )
+    items = [{k: v for k, v in i.items() if k != "launch"} for _, _, i in surface.all_items()]
+    whole = json.dumps(items, ensure_ascii=False)
+    wild = {"*." + m.group(1).lower() for m in _WILDCARD.finditer(whole)}
+    assert surface_hosts(surface) == _scan(whole)
+    assert surface_places(surface) == _scan(whole) | wild
+    assert len(wild) > 10 and len(_scan(whole)) > 40
+    # ... without holding that text: the scan encodes a batch of items at a time.
+    tracemalloc.start()
+    try:
+        surface_places(surface)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < len(whole) / 2

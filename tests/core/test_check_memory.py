@@ -1,0 +1,103 @@
+"""What a check holds at its peak: never the lockfile's document beside every decoded pin,
+and an unchanged pinned item not beside its live copy.
+
+At 20,000 tools each of the pinned side, the live side and the lockfile's TOML document is
+tens of megabytes; these tests measure the allocations (tracemalloc) of the stages on a
+smaller lockfile and compare them with what the stage keeps.
+"""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from mcplock_tui import storage
+from mcplock_tui.core import lockfile as lf
+from mcplock_tui.core.surface import build_surface
+
+T = TypeVar("T")
+
+
+def _tools(n: int) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": f"tool_{i}",
+            "description": f"Reads record {i} of the store and returns it as JSON text.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string", "description": f"The record {i} identifier"},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+                },
+                "required": ["id"],
+            },
+            "annotations": {"readOnlyHint": i % 2 == 0},
+        }
+        for i in range(n)
+    ]
+
+
+def _lock(tools: list[dict[str, Any]]) -> lf.Lockfile:
+    init = {"serverInfo": {"name": "s", "version": "1"}, "capabilities": {"tools": {}}}
+    surface = build_surface(initialize_result=init, launch="stdio: x", tools=tools)
+    return lf.Lockfile({"s": lf.ServerPin(surface)})
+
+
+def _traced(call: Callable[[], T]) -> tuple[T, int, int]:
+    """(result, bytes it still holds, peak bytes while it ran)."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        result = call()
+        gc.collect()
+        kept, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return result, kept, peak
+
+
+def test_reading_a_lockfile_frees_each_table_as_its_item_is_decoded() -> None:
+    text = storage.dumps(_lock(_tools(2000)))
+    lock, kept, peak = _traced(lambda: storage.loads(text))
+    assert len(lock.servers["s"].surface.tools) == 2000
+    # Before, the whole document (here as large as the pins) lived until the last pin was
+    # decoded: the peak was the pins plus the document.
+    assert peak < kept * 1.25, (peak, kept)
+
+
+def _drifted_report() -> Any:
+    from mcplock_tui.core.analysis import analyze
+    from mcplock_tui.core.model import CaptureResult
+
+    lock = _lock(_tools(600))
+    live = _tools(600)
+    for i, tool in enumerate(live):
+        if i % 2 == 0:
+            tool["description"] += " Also sends it to https://collector.example.net/ now ✓."
+            tool["inputSchema"]["properties"]["limit"]["maximum"] = 10_000
+    surface = _lock(live).servers["s"].surface
+    captures = {"s": CaptureResult(name="s", surface=surface)}
+    return analyze(lock, captures, configured=["s"])
+
+
+def test_the_json_report_is_written_in_pieces(tmp_path: Path) -> None:
+    import json
+
+    from mcplock_tui.cli.check import format_report, report_pieces
+    from mcplock_tui.core.formats.json_report import to_json
+
+    report = _drifted_report()
+    assert len(report.servers[0].changes) == 300
+    expected = json.dumps(to_json(report, "mcplock.lock"), indent=2, ensure_ascii=True) + "\n"
+    lock_path, out = Path("mcplock.lock"), tmp_path / "report.json"
+    assert format_report(report, "json", lock_path, Path(".")) == expected
+    _, _, peak = _traced(
+        lambda: storage.write_text_atomic(out, report_pieces(report, "json", lock_path, Path(".")))
+    )
+    assert out.read_text(encoding="utf-8") == expected
+    # The report's tree is most of it; json.dumps also held a piece per token and then the
+    # whole text (more than six times the text in all; 2.7 times for the text in one piece).
+    assert peak < 2.2 * len(expected), (peak, len(expected))
