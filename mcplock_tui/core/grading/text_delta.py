@@ -553,9 +553,14 @@ def _bounded(tokens: list[str], i: int) -> bool:
     )
 
 
+_WHEN_NOUNS = frozenset(["date", "time", "day", "hour", "moment", "year", "month", "week"])
+
+
 def _item_fields(tokens: list[str], i: int) -> bool:
-    """ "with each schema's owner", "giving for each its id": the fields every item of a
-    result carries, not an act done to every item."""
+    """ "with each schema's owner", "giving for each its id", "the date each range was last
+    reviewed": the fields every item of a result carries, not an act done to every item."""
+    if i > 0 and _key(tokens[i - 1]) in _WHEN_NOUNS:
+        return True
     before = tokens[max(0, i - 2) : i]
     nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
     owned = nxt.endswith(("'s", "’s", "s'")) or nxt in ("its", "their")
