@@ -23,8 +23,9 @@ from mcplock_tui.core import lockfile as lf
 from mcplock_tui.core.canonical import digest
 from mcplock_tui.core.diff import diff_surfaces
 from mcplock_tui.core.model import Surface
-from mcplock_tui.core.surface import MAX_DEPTH, build_surface
+from mcplock_tui.core.surface import MAX_DEPTH
 from mcplock_tui.errors import LockfileError
+from tests.core.pins import one_server_lock
 from tests.core.test_lockfile import make_lock
 
 
@@ -44,12 +45,6 @@ def _tools(n: int) -> list[dict[str, Any]]:
     ]
 
 
-def _lock(tools: list[dict[str, Any]]) -> lf.Lockfile:
-    init = {"serverInfo": {"name": "s", "version": "1"}, "capabilities": {"tools": {}}}
-    surface = build_surface(initialize_result=init, launch="stdio: x", tools=tools)
-    return lf.Lockfile({"s": lf.ServerPin(surface)})
-
-
 def _counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
     calls = [0]
     inner: Callable[..., Any] = getattr(module, name)
@@ -65,7 +60,7 @@ def _counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[i
 def test_reading_walks_no_ordinary_definition_for_its_depth(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    text = storage.dumps(_lock(_tools(50)))
+    text = storage.dumps(one_server_lock(_tools(50)))
     walks = _counting(monkeypatch, lf, "depth_exceeds")
     lock = storage.loads(text)
     assert len(lock.servers["s"].surface.tools) == 50
@@ -101,7 +96,7 @@ def test_many_brackets_but_shallow_reads_after_the_walk(monkeypatch: pytest.Monk
         {"name": "wide", "inputSchema": {"type": "object", "properties": wide}},
         {"name": "brackets", "description": "[{" * MAX_DEPTH},  # only inside a string
     ]
-    text = storage.dumps(_lock(tools))
+    text = storage.dumps(one_server_lock(tools))
     walks = _counting(monkeypatch, lf, "depth_exceeds")
     surface = storage.loads(text).servers["s"].surface
     assert surface.tools["wide"]["inputSchema"] == tools[0]["inputSchema"]
@@ -134,8 +129,8 @@ def test_diff_encodes_only_the_live_side_of_an_unchanged_pinned_item(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     tools = _tools(40)
-    pinned = storage.loads(storage.dumps(_lock(tools))).servers["s"].surface
-    live = _lock(json.loads(json.dumps(tools))).servers["s"].surface
+    pinned = storage.loads(storage.dumps(one_server_lock(tools))).servers["s"].surface
+    live = one_server_lock(json.loads(json.dumps(tools))).servers["s"].surface
     encodes = _counting(monkeypatch, canonical, "canon_json")
     encodes_diff = _counting(monkeypatch, diff, "canon_json")
     assert diff_surfaces("s", pinned, live) == []
@@ -145,21 +140,23 @@ def test_diff_encodes_only_the_live_side_of_an_unchanged_pinned_item(
 
 def test_the_diff_still_sees_what_only_canonical_json_tells_apart() -> None:
     tools = _tools(3)
-    pinned = storage.loads(storage.dumps(_lock(tools))).servers["s"].surface
+    pinned = storage.loads(storage.dumps(one_server_lock(tools))).servers["s"].surface
     changed = json.loads(json.dumps(tools))
     changed[1]["annotations"]["readOnlyHint"] = 0  # == False in Python, not in JSON
     changed[2]["inputSchema"]["x"] = -0.0
-    live = _lock(changed).servers["s"].surface
+    live = one_server_lock(changed).servers["s"].surface
     pinned_zero = (
         storage.loads(
-            storage.dumps(_lock([dict(tools[2], inputSchema=dict(tools[2]["inputSchema"], x=0.0))]))
+            storage.dumps(
+                one_server_lock([dict(tools[2], inputSchema=dict(tools[2]["inputSchema"], x=0.0))])
+            )
         )
         .servers["s"]
         .surface
     )
     names = [c.name for c in diff_surfaces("s", pinned, live)]
     assert names == ["tool_1", "tool_2"]
-    changes = diff_surfaces("s", pinned_zero, _lock([changed[2]]).servers["s"].surface)
+    changes = diff_surfaces("s", pinned_zero, one_server_lock([changed[2]]).servers["s"].surface)
     assert [c.name for c in changes] == ["tool_2"]
 
 
@@ -198,7 +195,7 @@ def test_pinned_items_share_their_repeated_keys() -> None:
     # One decode per JSON field shares keys within that field only; the pinned side holds
     # one copy of each key for the whole lockfile instead (about a fifth of its memory).
     tools = _tools(3)
-    surface = storage.loads(storage.dumps(_lock(tools))).servers["s"].surface
+    surface = storage.loads(storage.dumps(one_server_lock(tools))).servers["s"].surface
     schemas = [surface.tools[f"tool_{i}"]["inputSchema"] for i in range(3)]
     keys = [next(k for k in schema if k == "properties") for schema in schemas]
     assert keys[0] is keys[1] is keys[2]
