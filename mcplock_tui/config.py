@@ -27,7 +27,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -35,7 +34,7 @@ from pathlib import Path
 from typing import NoReturn
 from urllib.parse import urlsplit
 
-from mcplock_tui.errors import ConfigError
+from mcplock_tui.errors import ConfigError, git_restore
 from mcplock_tui.guard.entry import unwrap_entry
 from mcplock_tui.spec import ServerSpec, Transport
 
@@ -227,7 +226,7 @@ def _read_json(path: Path, *, jsonc: bool) -> object:
 
 
 def _restore(path: Path) -> str:
-    return f"; fix it there, or restore the committed copy with `git checkout -- {shlex.quote(str(path))}`"
+    return f"; fix it there, or restore the committed copy with {git_restore(path)}"
 
 
 def _strip_jsonc(text: str, path: Path) -> str:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shlex
+from pathlib import Path
+
 from mcplock_tui.core.errors import (
     CaptureError,
     ConfigError,
@@ -24,4 +27,10 @@ __all__ = [
     "NoLockfileError",
     "PinHashError",
     "PolicyError",
+    "git_restore",
 ]
+
+
+def git_restore(path: Path) -> str:
+    """The command that brings back the committed copy of ``path``, quoted for a message."""
+    return f"`git checkout -- {shlex.quote(str(path))}`"

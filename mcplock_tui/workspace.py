@@ -9,7 +9,6 @@ exit code 2 or a banner.
 from __future__ import annotations
 
 import os
-import shlex
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ from mcplock_tui.errors import (
     NoLockfileError,
     PinHashError,
     PolicyError,
+    git_restore,
 )
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.storage import load_document, read_lockfile
@@ -133,5 +133,5 @@ def read_lock_or_explain(path: Path) -> Lockfile:
         # A file that does not read at all (a bad merge, a truncated write) holds every
         # reviewed decision: the way back is the committed copy, not a fresh pin.
         raise LockfileError(
-            f"{exc}; restore the reviewed lockfile with `git checkout -- {shlex.quote(str(path))}`"
+            f"{exc}; restore the reviewed lockfile with {git_restore(path)}"
         ) from None

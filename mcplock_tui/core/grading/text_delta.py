@@ -3190,12 +3190,8 @@ _FUNCTION = _ENGLISH | frozenset(
         "i",
         "me",
         "my",
-    ]
-)
-_FUNCTION |= frozenset(
-    # Terse documentation drops articles and pronouns ("Partner libraries answer within
-    # three working days"); its prepositions, number words and time words remain.
-    [
+        # Terse documentation drops articles and pronouns ("Partner libraries answer within
+        # three working days"); its prepositions, number words and time words remain.
         "within",
         "without",
         "across",
