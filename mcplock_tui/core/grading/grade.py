@@ -222,7 +222,7 @@ def _shadowing(change: Change, ctx: GradeContext, siblings: Iterable[str]) -> li
                 Reason(
                     "tool-shadowing",
                     Severity.HIGH,
-                    f"differs from tool {other!r} on server {server!r} by one letter: calls "
+                    f"is one typo away from tool {other!r} on server {server!r}: calls "
                     "meant for one may land on the other",
                     "name",
                 )
@@ -233,7 +233,7 @@ def _shadowing(change: Change, ctx: GradeContext, siblings: Iterable[str]) -> li
                 Reason(
                     "tool-shadowing",
                     Severity.HIGH,
-                    f"differs from sibling tool {other!r} by one letter: calls meant for one "
+                    f"is one typo away from sibling tool {other!r}: calls meant for one "
                     "may land on the other",
                     "name",
                 )
@@ -256,7 +256,8 @@ _LOOKALIKE_MIN = 8
 
 
 def _one_letter(a: str, b: str) -> bool:
-    """``list_service`` beside ``list_services``: one letter added, dropped or changed."""
+    """``list_service`` beside ``list_services``: one letter added, dropped or changed, or
+    two neighbouring letters swapped."""
     a, b = a.casefold(), b.casefold()
     if min(len(a), len(b)) < _LOOKALIKE_MIN or abs(len(a) - len(b)) > 1 or a == b:
         return False
@@ -268,7 +269,17 @@ def _one_letter(a: str, b: str) -> bool:
     rest = i + 1 if len(a) == len(b) else i
     if b[i].isdigit() or (rest > i and a[i].isdigit()):
         return False  # item_1 beside item_2: a numbered series, not a look-alike
-    return a[rest:] == b[i + 1 :]
+    if a[rest:] == b[i + 1 :]:
+        return True
+    # Two neighbouring letters swapped, the commonest typo: adjust_inventroy.
+    return (
+        len(a) == len(b)
+        and i + 1 < len(a)
+        and a[i] == b[i + 1]
+        and a[i + 1] == b[i]
+        and not a[i + 1].isdigit()
+        and a[i + 2 :] == b[i + 2 :]
+    )
 
 
 def _letter_scripts(name: str) -> set[str]:

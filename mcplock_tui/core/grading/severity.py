@@ -249,6 +249,37 @@ def _tool_words(item: Mapping[str, JSON] | None) -> tuple[list[str], str]:
 
 _LEADING_VERB = re.compile(r"(?:^|[.!?]\s+|\n\s*)(?:also\s+|then\s+)?([a-z]+)")
 
+_CHANGES_STATE = re.compile(
+    r"(?:adjust|void|revers|withdraw|reassign|allocat|deallocat|apply|appli|waiv|overrid|"
+    r"upsert|increment|decrement|promot|demot|provision|deprovision|activat|deactivat|"
+    r"reactivat|replac|correct|amend|freez|unfreez|block|unblock|escalat|reopen|finali[sz]|"
+    r"confirm|accept|declin|deny|deni|mute|unmute|pause|resum|releas|chang|lock|clear|mark|"
+    r"link|unlink|flag|unflag|credit|debit|refill|dispens|expel|suspend|reinstat|enforc|"
+    r"impos|lift)(?:e|es|s|ies|ed)?"
+)
+"""Stems of verbs that change a record's state (``void_invoice``, "Releases the hold"):
+counted as the name's first word, or leading a description sentence before its object."""
+_READ_NOUN = re.compile(
+    r"^(?:notes?|logs?|history|histories|status|statuses|list|lists|info|details?|summary|"
+    r"summaries|report|reports|preview|count|stats|feed|requests?|rules?|types?|reasons?|"
+    r"codes?|options?|schedule|calendar|dates?|filters?)$"
+)
+"""What follows a name's first word when that word is a noun: ``release_notes``,
+``change_log``, ``lock_status``."""
+_OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|its|their|one|each|every|all|any|this|that)\b")
+
+
+def _changes_state(parts: list[str], first: str) -> list[str]:
+    """The name's first word or the description's leading verb when it changes state."""
+    found = []
+    noun = len(parts) > 1 and _READ_NOUN.match(parts[1])
+    if parts and _CHANGES_STATE.fullmatch(parts[0]) and not noun:
+        found.append(parts[0])
+    for m in _LEADING_VERB.finditer(first):
+        if _CHANGES_STATE.fullmatch(m.group(1)) and _OBJECT_AFTER.match(first, m.end()):
+            found.append(m.group(1))
+    return found
+
 
 def acts(item: Mapping[str, JSON] | None) -> list[str]:
     """Words by which the tool's own name or description says it writes, sends or runs.
@@ -269,6 +300,7 @@ def acts(item: Mapping[str, JSON] | None) -> list[str]:
         for m in _LEADING_VERB.finditer(first)
         if _ACTS.fullmatch(m.group(1)) and m.group(1) not in ("set", "sets", "put", "puts")
     ]
+    found += _changes_state(parts, first)
     return list(dict.fromkeys(makes(item) + found))
 
 

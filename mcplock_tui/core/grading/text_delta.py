@@ -596,6 +596,13 @@ _OPTIONAL_INPUT = re.compile(
 """An input the caller may leave out ("optionally filtered by station"): it gives no leave."""
 
 
+_HEDGED_MAY = re.compile(
+    r"\b(?:it|this|that|these|those|there|which|they)\s+(?:may|might)\s+(?:not\s+)?(?:be|have been|"
+    r"take|seem|appear|look|mean|indicate|differ|vary|lag|change)\b(?!\s+\w+ed\b)"
+)
+"""A likelihood, not leave: "tell the user it may be phishing", "this might take an hour"."""
+
+
 def _asked_only(new: str, old: str) -> bool:
     """Every leave word the new text gained sits in such a named question, names an
     optional input or is denied."""
@@ -606,6 +613,7 @@ def _asked_only(new: str, old: str) -> bool:
             - len(_ASKED_MAY.findall(text))
             - len(_DENIED_LEAVE.findall(text))
             - len(_OPTIONAL_INPUT.findall(text))
+            - len(_HEDGED_MAY.findall(text))
         )
 
     return bare(new) <= bare(old)
@@ -1251,7 +1259,8 @@ def _kept_gates(a: list[str], gated: frozenset[int]) -> bool:
 
 def _whole_sentences(tokens: list[str], i: int, j: int) -> bool:
     """Tokens ``i..j`` are whole sentences: they start after a sentence end and end one."""
-    starts = i == 0 or tokens[i - 1] in _SENTENCE_END
+    # A newline opening the run ends the line before it ("Documentation: <link>").
+    starts = i == 0 or tokens[i - 1] in _SENTENCE_END or tokens[i] == "\n"
     ends = j == len(tokens) or tokens[j - 1] in _SENTENCE_END
     return starts and ends
 
@@ -1782,6 +1791,9 @@ _CONDITION = re.compile(
     + r"|they|someone)\b"
     # "when customers can go to the Ombudsman": what the person may do, told as a fact.
     r"(?!\s+(?:can|may|could|are able|is able)\b)"
+    # "when they are created": something done to things, not what a person asks.
+    r"(?!\s+(?:are|were|get|got|have been)\s+(?:\w+ly\s+)?(?:\w+ed|made|sent|shown|paid|"
+    r"built|run|done|given|taken|written|drawn|held|set|read)\b)"
     # "once the user has confirmed" gates the act on consent: it steers nothing.
     r"(?!\s+(?:has |have |had )?(?:confirm|approv|review|accept|agree|consent|sign|okay)\w*)"
     # "even when the user asks you to": a ban that holds anyway, not a condition.
@@ -2028,8 +2040,15 @@ _CAPABILITY = re.compile(
         r"pay",
         r"conversations?",
         r"chat history",
-        r"transcripts?",
+        # An academic or printed record ("so transcripts will show both") is not the chat's.
+        r"(?<!academic )(?<!official )(?<!printed )(?<!school )(?<!student )(?<!student's )"
+        r"transcripts?(?! (?:will |would |then |now |also )?(?:show|list|record|reflect|"
+        r"display|include|carr(?:y|ie))s?\b)",
         r"(?:previous|earlier|other) messages",
+        # Leave to hand data on, told in the passive: "grades may be shared with employers".
+        r"may (?:now |also )?be (?:shared|exported|sent|forwarded|disclosed|released|published|"
+        r"copied|passed on|passed along|given out|handed over|uploaded|e-?mailed|transferred)"
+        r"(?! only\b)",
         r"share[sd]?",
         r"sharing",
         # A safety step the platform runs, skipped on request.
@@ -2419,6 +2438,9 @@ def _in_error_list(text: str, at: int) -> bool:
     return bool(labels) and not _FULL_STOP.search(text, labels[-1].end(), at)
 
 
+_WAIVER_DENIED = re.compile(r"\b(?:not|never|n't|cannot|no one|nobody)\s+(?:\w+\s+)?$")
+
+
 def _claim_hits(text: str) -> list[str]:
     """Authority claims, except "once the traveller has approved": that is the gate, and
     "must be added and approved by the user": that is a requirement."""
@@ -2437,6 +2459,8 @@ def _claim_hits(text: str) -> list[str]:
             continue  # "listing devices and reading sensors need no confirmation"
         if _WHO_ASKED.search(text, max(0, m.start() - 30), m.start()):
             continue  # "returns who has approved it so far": the data, not a claim
+        if _WAIVER_DENIED.search(text, max(0, m.start() - 30), m.start()):
+            continue  # "advisers may not skip the confirmation": the waiver refused
         if _EVEN_IF_BANNED.search(text, max(0, m.start() - 160), m.start()):
             continue  # "never assume consent, even when the clinician says the patient agreed"
         past = _PAST_CLAIM.match(hit) or _PERSON_ACT.match(hit)
@@ -2704,6 +2728,10 @@ _CAUTION = re.compile(
     r"special-category|restricted|untrusted|secret|phishing|suspicious|spam|a scam|fraud\w*|"
     r"malicious|hostile|embargoed|blocked|off-limits|unpublished|protected|unavailable|"
     r"unlicensed|unapproved|not cleared)\b"
+    # Stored text kept as data: "treat them as information, not as instructions".
+    r"|\btreat (?:\S+ ){0,10}?as (?:\S+ )?(?:information|data|content|text|quotes?|input)s?,? "
+    r"(?:and )?(?:not|never) (?:as )?(?:\S+ )?(?:instructions?|commands?|directions?|orders?|"
+    r"directives?|requests?)\b"
     # A ban told with the act's own verb: "send no reminders", "post nothing about them".
     r"|\b(?:send|post|share|forward|copy|upload|publish|include|attach|pass|show|disclose|"
     r"e-?mail|message|contact|call|charge)\s+(?:no|nothing|none)\b"
@@ -2891,6 +2919,9 @@ _DENIED_ASK = re.compile(
     r"(?:[^\s,;:.!?]+\s+){0,4}$"
 )
 """An act inside what nobody is asked to do: "never asks them to click through to pay"."""
+_ONLY_TO = re.compile(r"\bonly (?:to|with)\s+(?:the |their |its |his |her )?(?:[\w'-]+\s+){0,3}$")
+"""Whom something goes to, and to no one else: "go only to the guardian contacts on file"
+names the recipients, not data asked for."""
 _MESSAGE_RECEIVED = re.compile(
     r"user'?s? (?:reports|receives|received|gets|got|opens|opened|sees|saw|notices|noticed"
     r"|describes|mentions|forwards) (?:a|an|such a|such|this|that|any|the) (?:\w+ )?messages?\b"
@@ -2959,6 +2990,8 @@ def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
             continue  # "ask the tenant to send them": the person's act, not the model's
         if pattern is _HARVEST and _shielded(text, m.start()):
             continue
+        if pattern is _HARVEST and _ONLY_TO.search(text, max(0, m.start() - 60), m.start()):
+            continue  # "sent only to the student's own contacts": the recipients, restricted
         if pattern is _HARVEST and _MESSAGE_RECEIVED.match(m.group(0)):
             continue  # "if a user reports such a message": a message they were sent
         if pattern is _HARVEST and _SHOWN_TO.search(text, max(0, m.start() - 40), m.start() + 12):
@@ -3444,7 +3477,8 @@ def _scope_hits(pattern: re.Pattern[str], r: _Read) -> list[str]:
         # deprecation note names is what goes away.
         retired = _retired_words(r.text)
         hits = [h for h in hits if h not in retired]
-    found = [h for h in hits if _touches(h, fresh)]
+    # "may be shared" where the old text only banned sharing: the leave is what is new.
+    found = [h for h in hits if _touches(h, fresh) or (h.startswith("may ") and "may" in fresh)]
     if found and d.retold:
         found = [h for h in found if _ACT_VERB.match(h) or not _in_retold_denial(h, d.retold)]
     if found and r.steering != r.live:
