@@ -138,7 +138,7 @@ def worst_case(n: int = 1000) -> dict[str, dict[str, Any]]:
 
 
 def candidate_count(tools: dict[str, dict[str, Any]]) -> int:
-    return len(ambiguity._candidates(ambiguity.profiles(tools)))
+    return sum(1 for _ in ambiguity._candidates(ambiguity.profiles(tools)))
 
 
 def best_of(runs: int, tools: dict[str, dict[str, Any]]) -> tuple[float, int]:

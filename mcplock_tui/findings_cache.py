@@ -134,8 +134,11 @@ def _entries(doc: Any) -> dict[str, tuple[Finding, ...]] | None:
         if not _is_key(key):
             return None
         entries[key] = ()
+    # Findings of many items repeat their texts (the same rule, message and excerpt on every
+    # tool of a family): each text is held once, as the memo lives through the whole check.
+    texts: dict[str, str] = {}
     for key, rows in found.items():
-        findings = _findings(rows)
+        findings = _findings(rows, texts)
         if not _is_key(key) or findings is None:
             return None
         entries[key] = findings
@@ -146,7 +149,7 @@ def _is_key(key: object) -> bool:
     return isinstance(key, str) and len(key) == KEY_CHARS
 
 
-def _findings(rows: object) -> tuple[Finding, ...] | None:
+def _findings(rows: object, shared: dict[str, str]) -> tuple[Finding, ...] | None:
     if not isinstance(rows, list) or not rows:
         return None
     out: list[Finding] = []
@@ -163,6 +166,9 @@ def _findings(rows: object) -> tuple[Finding, ...] | None:
             isinstance(span, list) and len(span) == 2 and all(type(n) is int for n in span)
         ):
             return None
+        code, message, path, excerpt, server, kind = (
+            shared.setdefault(t, t) for t in (code, message, path, excerpt, server, kind)
+        )
         out.append(
             Finding(
                 code=code,

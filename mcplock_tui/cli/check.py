@@ -99,7 +99,7 @@ def report_pieces(report: Report, fmt: str, lock_path: Path, cwd: Path) -> Itera
     if fmt == "json":
         from mcplock_tui.core.formats.json_report import to_json
 
-        return _json_pieces(to_json(report, shown))
+        return _json_pieces(to_json(report, shown, deferred=True))
     if fmt == "sarif":
         from mcplock_tui.core.formats.sarif import to_sarif
 

@@ -218,14 +218,21 @@ def _encode_item(kind: Kind, item: Mapping[str, JSON]) -> dict[str, Any]:
     return table
 
 
+_SHORT = 16
+
+
 def _shared_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    return {sys.intern(key): value for key, value in pairs}
+    return {
+        sys.intern(key): sys.intern(v) if type(v) is str and len(v) <= _SHORT else v
+        for key, v in pairs
+    }
 
 
 _FIELD_DECODER = json.JSONDecoder(object_pairs_hook=_shared_keys)
 """Each JSON field of a lockfile is its own decode, and the C decoder shares repeated keys
 within one call only: without this every pinned item held its own ``type``,
-``description``, ``properties``... (about a fifth of the pinned side at 20,000 tools)."""
+``description``, ``properties``... (about a fifth of the pinned side at 20,000 tools).
+Short string values are shared too: ``"string"``, ``"object"``, ``"integer"``."""
 _decode_json = _FIELD_DECODER.decode
 
 

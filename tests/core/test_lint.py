@@ -628,3 +628,49 @@ def test_thousand_tools_are_linted_fast_without_scoring_every_pair() -> None:
     start = time.perf_counter()
     lint_tools("bench", tools)
     assert time.perf_counter() - start < 2.0
+
+
+def _shares_a_bucket(items: list[amb.Profile], i: int, j: int) -> bool:
+    """Whether two profiles are compared, from the bucket rule itself (the reference)."""
+    a, b = items[i], items[j]
+    if a.head or b.head:
+        if a.head != b.head:
+            return False
+        size = sum(1 for p in items if p.head == a.head)
+        return size <= amb.BUCKET_LIMIT or bool(a.verbs & b.verbs) or not (a.verbs or b.verbs)
+    # Noun-less names: a bucket per verb, and a big one split per verb: a shared verb.
+    return not (a.nouns or b.nouns) and bool(a.verbs & b.verbs)
+
+
+@pytest.mark.parametrize("count", [12, 400])
+def test_candidate_pairs_are_each_made_once_as_they_are_used(count: int) -> None:
+    import gc
+    import random
+    import tracemalloc
+
+    rnd = random.Random(count)
+    verbs, nouns = ["get", "set", "update", "delete", "list"], ["record", "file", ""]
+    tools: dict[str, dict[str, Any]] = {}
+    for i in range(count):
+        noun = rnd.choice(nouns)
+        chosen = rnd.sample(verbs, rnd.randint(1, 3))
+        name = "_".join([*chosen, *([noun] if noun else []), str(i)])
+        tools[name] = {"name": name, "description": f"{' and '.join(chosen)} {noun}".strip()}
+    items = amb.profiles(tools)
+    made = list(amb._candidates(items))
+    assert len(made) == len(set(made)), "a pair was compared twice"
+    expected = {
+        (i, j) for i, j in combinations(range(len(items)), 2) if _shares_a_bucket(items, i, j)
+    }
+    assert set(made) == expected
+    gc.collect()
+    tracemalloc.start()
+    try:
+        for _ in amb._candidates(items):
+            pass
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # Before, every pair was gathered into one set first (thousands of tuples here).
+    assert len(made) > 4000 or count < 100
+    assert peak < 64 * 1024, (peak, len(made))

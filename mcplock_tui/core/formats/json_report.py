@@ -7,8 +7,8 @@ README ("JSON report") and versioned by ``REPORT_VERSION``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Generic, TypeVar
 
 from mcplock_tui import __version__
 from mcplock_tui.core.diff import MISSING
@@ -20,6 +20,34 @@ from mcplock_tui.core.report import Report, ServerReport, Status
 from mcplock_tui.core.verdict import Explained
 
 REPORT_VERSION = 1
+
+T = TypeVar("T")
+
+
+class Deferred(list, Generic[T]):  # type: ignore[type-arg]
+    """A JSON array whose elements are made as the encoder reaches them, one at a time.
+
+    For the indenting encoder only (``json.JSONEncoder(indent=...)``), which walks an array
+    with ``bool()`` and ``for``: the document of 2,000 changes and 18,000 known findings
+    is then never held whole beside the report. The C encoder (no indent) reads the list's
+    own storage, which is empty: never hand it one of these."""
+
+    def __init__(self, source: Sequence[T], make: Callable[[T], Any]) -> None:
+        super().__init__()
+        self._source, self._make = source, make
+
+    def __iter__(self) -> Iterator[Any]:
+        return map(self._make, self._source)
+
+    def __len__(self) -> int:
+        return len(self._source)
+
+    def __bool__(self) -> bool:
+        return bool(self._source)
+
+
+def _array(source: Sequence[T], make: Callable[[T], Any], deferred: bool) -> list[Any]:
+    return Deferred(source, make) if deferred else [make(x) for x in source]
 
 
 def finding_json(f: Finding) -> dict[str, Any]:
@@ -79,7 +107,9 @@ def change_json(
     }
 
 
-def server_json(s: ServerReport, verdicts: Mapping[str, Explained]) -> dict[str, Any]:
+def server_json(
+    s: ServerReport, verdicts: Mapping[str, Explained], deferred: bool = False
+) -> dict[str, Any]:
     return {
         "name": s.name,
         "status": s.status,
@@ -91,9 +121,9 @@ def server_json(s: ServerReport, verdicts: Mapping[str, Explained]) -> dict[str,
         "new_hosts": list(s.new_hosts),
         "pinned_launch": s.pinned_launch,
         "launch": s.launch,
-        "changes": [change_json(c, s, verdicts.get(c.id)) for c in s.changes],
-        "known_findings": [finding_json(f) for f in s.known_findings],
-        "suppressed": [finding_json(f) for f in s.suppressed],
+        "changes": _array(s.changes, lambda c: change_json(c, s, verdicts.get(c.id)), deferred),
+        "known_findings": _array(s.known_findings, finding_json, deferred),
+        "suppressed": _array(s.suppressed, finding_json, deferred),
     }
 
 
@@ -109,7 +139,8 @@ def unchecked_error(report: Report) -> tuple[str | None, ErrorKind | None]:
     return f"{len(bad)} {noun} could not be checked: {listed}", kind
 
 
-def to_json(report: Report, lockfile: str) -> dict[str, Any]:
+def to_json(report: Report, lockfile: str, deferred: bool = False) -> dict[str, Any]:
+    """The report document; ``deferred`` makes its long arrays :class:`Deferred`."""
     counts = report.counts()
     error, kind = unchecked_error(report)
     return {
@@ -123,12 +154,12 @@ def to_json(report: Report, lockfile: str) -> dict[str, Any]:
         "known_findings": len(report.known_findings),
         "exit_code": int(report.exit_code()),
         "summary": {s.label: counts[s] for s in sorted(Severity, reverse=True)},
-        "servers": [server_json(s, report.verdicts) for s in report.servers],
-        "groups": [
-            group_json(g)
-            for s in report.servers
-            for g in group_changes(s.changes, rejected=s.rejections)
-        ],
+        "servers": [server_json(s, report.verdicts, deferred) for s in report.servers],
+        "groups": _array(
+            [g for s in report.servers for g in group_changes(s.changes, rejected=s.rejections)],
+            group_json,
+            deferred,
+        ),
     }
 
 

@@ -66,7 +66,10 @@ MAX_SERVER_CHARS = 8_000_000
 
 
 def _clip(value: Any, path: str, cut: list[tuple[str, int]], depth: int = 0) -> Any:
-    """``value`` with every over-long string cut to head and tail; cut paths recorded."""
+    """``value`` with every over-long string cut to head and tail; cut paths recorded.
+
+    What holds no over-long string is returned as it is, not copied: a drifted server's
+    changes are held twice otherwise while they are graded."""
     if isinstance(value, str):
         if len(value) <= MAX_FIELD_CHARS:
             return value
@@ -75,11 +78,16 @@ def _clip(value: Any, path: str, cut: list[tuple[str, int]], depth: int = 0) -> 
     if depth > 250:  # surfaces are refused deeper than this already
         return value
     if isinstance(value, dict):
-        return {
-            k: _clip(v, f"{path}.{k}" if path else str(k), cut, depth + 1) for k, v in value.items()
-        }
+        items = [
+            (k, v, _clip(v, f"{path}.{k}" if path else str(k), cut, depth + 1))
+            for k, v in value.items()
+        ]
+        if all(c is v for _, v, c in items):
+            return value
+        return {k: c for k, _, c in items}
     if isinstance(value, list):
-        return [_clip(v, f"{path}[{i}]", cut, depth + 1) for i, v in enumerate(value)]
+        clipped = [_clip(v, f"{path}[{i}]", cut, depth + 1) for i, v in enumerate(value)]
+        return value if all(c is v for c, v in zip(clipped, value, strict=True)) else clipped
     return value
 
 
@@ -105,10 +113,14 @@ class _Bounded:
     scanned: bool = True
 
 
+def _plain(item: Mapping[str, JSON]) -> dict[str, JSON]:
+    return item if isinstance(item, dict) else dict(item)
+
+
 def _bounded(change: Change, spent: int) -> tuple[_Bounded, int]:
     cut: list[tuple[str, int]] = []
-    old = _clip(dict(change.old), "", cut) if change.old is not None else None
-    new = _clip(dict(change.new), "", cut) if change.new is not None else None
+    old = _clip(_plain(change.old), "", cut) if change.old is not None else None
+    new = _clip(_plain(change.new), "", cut) if change.new is not None else None
     notes = [
         Reason(
             "analysis-capped",

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import combinations
 from typing import NamedTuple
@@ -246,8 +246,13 @@ def score(a: Profile, b: Profile) -> AmbiguousPair:
     return AmbiguousPair(x, y, NAME_WEIGHT * names + DESCRIPTION_WEIGHT * desc, names, desc)
 
 
-def _candidates(items: list[Profile]) -> set[tuple[int, int]]:
-    """Pairs about the same object (same head noun; noun-less names: same verb)."""
+def _candidates(items: list[Profile]) -> Iterator[tuple[int, int]]:
+    """Pairs about the same object (same head noun; noun-less names: same verb), each once.
+
+    Made as they are used, not gathered in a set: a server of look-alike tools has tens of
+    thousands. A pair repeats only where both tools share two or more verbs (a noun-less
+    name is in a bucket per verb; a big bucket is split per verb); it is kept in the group
+    of the first verb they share."""
     buckets: dict[str, list[int]] = defaultdict(list)
     for i, p in enumerate(items):
         if p.head:
@@ -255,9 +260,8 @@ def _candidates(items: list[Profile]) -> set[tuple[int, int]]:
         elif not p.nouns:
             for verb in p.verbs:
                 buckets["v:" + verb].append(i)
-    pairs: set[tuple[int, int]] = set()
-    for members in buckets.values():
-        groups: list[list[int]] = [members]
+    for bucket, members in buckets.items():
+        groups: list[tuple[str | None, list[int]]] = [(None, members)]
         if len(members) > BUCKET_LIMIT:
             # Different verbs never pair (see opposed), so splitting by verb loses only
             # pairs where one side's verb is unknown.
@@ -265,10 +269,15 @@ def _candidates(items: list[Profile]) -> set[tuple[int, int]]:
             for i in members:
                 for verb in items[i].verbs or {""}:
                     by_verb[verb].append(i)
-            groups = list(by_verb.values())
-        for group in groups:
-            pairs.update(combinations(group, 2))
-    return pairs
+            groups = list(by_verb.items())
+        own = bucket[2:] if bucket.startswith("v:") else None
+        for of_group, group in groups:
+            at = {v for v in (own, of_group) if v is not None}  # the verb this group is of
+            for i, j in combinations(group, 2):
+                a, b = items[i].verbs, items[j].verbs
+                if at and len(a) > 1 and len(b) > 1 and at != {min(a & b)}:
+                    continue  # the same pair in another verb's bucket or group
+                yield (i, j) if i < j else (j, i)
 
 
 def ambiguous_pairs(tools: Mapping[str, Tool]) -> list[AmbiguousPair]:
