@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from textual.binding import Binding
+from textual.widget import Widget
 from textual.widgets import Button
 
 from mcplock_tui.tui.screens.modals import AcceptAllScreen
@@ -164,3 +165,73 @@ async def test_footer_says_how_to_leave_the_filter_box(project: Project) -> None
         await pilot.pause()
         assert app.focused is app.review.nav
         assert "escape" not in {span.key for span in footer.spans}, "only while typing"
+
+
+@pytest.fixture
+def long_names(tmp_path: Path) -> Project:
+    """``notes`` gains a tool whose name is wider than the navigator at 80×24."""
+    extra = [
+        {
+            "name": "note_tool_with_a_name_much_longer_than_the_list",
+            "description": "Return the note text.",
+            "inputSchema": {},
+        }
+    ]
+    return make_project(tmp_path / "p", extra_tools=extra)
+
+
+async def test_a_wrapped_row_continues_under_its_name(long_names: Project) -> None:
+    app = long_names.app()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        lines = rendered(app.review.nav).splitlines()
+        name = "note_tool_with_a_name_much_longer_than_the_list"
+        first = next((i for i, ln in enumerate(lines) if "+tool" in ln and "note" in ln), None)
+        assert first is not None, lines  # the name starts on its row's line
+        start = lines[first].index("note")
+        assert start > lines[first].index("+tool")  # the name starts beside its marks
+        told, i = lines[first][start:], first + 1
+        while len(told) < len(name):
+            # Before, the rest of the name went back to the first column, where it read as
+            # a row of its own.
+            assert lines[i][:start].strip() == "", (lines[first], lines[i])
+            told += lines[i][start:].rstrip()
+            i += 1
+        assert told == name
+
+
+async def test_a_long_reason_is_cut_visibly_and_points_to_findings(long_names: Project) -> None:
+    app = long_names.app()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        key = "notes/tool/note_tool_with_a_name_much_longer_than_the_list"
+        app.jump_to(key)
+        await settle(pilot)
+        await pilot.pause()
+        change = app.review.current_change
+        assert change is not None and change.id == key
+        reason = change.reasons[0].message
+        w = app.review.query_one("#detail-why", Widget)
+        why = w.render_line(0).text.strip()  # as drawn, with its padding
+        head = rendered(app.review.query_one("#detail-head", Widget))
+        # Before, the reason shared the head's last line and was cut there without a mark,
+        # with the pointer to the other reasons after it.
+        assert len(reason) > len(why) and why.endswith("…"), (why, reason)
+        assert reason.startswith(why[:-1].rstrip())
+        assert "in Findings" in head, head
+
+
+async def test_the_summary_keeps_the_counts_and_the_filter_at_80x24(project: Project) -> None:
+    from mcplock_tui.core.model import Severity
+
+    app = project.app()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        app.review.filter = type(app.review.filter)(Severity.HIGH, "credentials file")
+        app.review.refresh_rows()
+        app.review.refresh_summary()
+        await pilot.pause()
+        text = " ".join(rendered(app.review.query_one("#summary", Widget)).split())
+        # Before, the line was one row and the filter, the part that says rows are hidden,
+        # was cut off the end.
+        assert "pending" in text and "filter: ≥high “credentials file”" in text, text

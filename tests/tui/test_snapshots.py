@@ -128,3 +128,9 @@ def test_accept_all_at_80x24(snap_compare: SnapCompare, demo: Path) -> None:
 def test_failed_server_at_80x24(snap_compare: SnapCompare, demo: Path) -> None:
     run = showing(server_key("jira"))
     assert snap_compare(demo_app(demo), terminal_size=(80, 24), run_before=run)
+
+
+@pytest.mark.parametrize("tab", ["findings", "lint", "explain", "raw"])
+def test_each_tab_at_80x24(snap_compare: SnapCompare, demo: Path, tab: str) -> None:
+    run = showing("filesystem/tool/read_file", tab=tab)
+    assert snap_compare(demo_app(demo), terminal_size=(80, 24), run_before=run)

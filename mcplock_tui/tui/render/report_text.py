@@ -119,16 +119,22 @@ def change_head(change: GradedChange, state: str, note: str = "") -> Content:
     first += ["  ", state_word(state)]
     if note:
         first += [(": ", MUTED), one_line(note, limit=60)]
-    why = [r for r in change.reasons if r.origin is Origin.DRIFT] or list(change.reasons)
     second: list[Content | str | tuple[str, str]] = [
         ("on ", MUTED),
         one_line(change.server, limit=40),
     ]
-    if why:
-        second += [("  ·  ", MUTED), one_line(why[0].message, limit=100)]
-        if len(change.reasons) > 1:
-            second.append((f"  (+{len(change.reasons) - 1} more in Findings)", MUTED))
+    if len(change.reasons) > 1:
+        second.append((f"  ·  {len(change.reasons)} reasons, all in Findings", MUTED))
+    elif change.reasons:
+        second.append(("  ·  1 reason, in Findings", MUTED))
     return lines([Content.assemble(*first), Content.assemble(*second)])
+
+
+def change_why(change: GradedChange) -> Content:
+    """The change's first reason, for a line of its own that ends in "…" where it is cut:
+    the head keeps the pointer to Findings in view at any width."""
+    why = [r for r in change.reasons if r.origin is Origin.DRIFT] or list(change.reasons)
+    return one_line(why[0].message, limit=200) if why else Content("")
 
 
 def findings_text(change: GradedChange) -> Content:

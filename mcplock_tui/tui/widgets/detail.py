@@ -18,6 +18,7 @@ from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import Finding
 from mcplock_tui.tui.render.report_text import (
     change_head,
+    change_why,
     explain_text,
     findings_text,
     lint_text,
@@ -55,6 +56,7 @@ class DetailPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(id="detail-head")
+        yield Static(id="detail-why")
         with VerticalScroll(id="server-info"):
             yield Static(id="server-body")
 
@@ -92,6 +94,7 @@ class DetailPane(Vertical):
             self._tabs.display = False
         self.query_one("#server-info").display = not tabs
         self.query_one("#detail-head").display = tabs
+        self.query_one("#detail-why").display = tabs
 
     def _body(self, key: str, content: Content | SplitView) -> None:
         self._ensure_tabs()
@@ -112,6 +115,7 @@ class DetailPane(Vertical):
         """Everything about ``change``; ``moved`` is False when only its decision state changed."""
         self._mode(True)
         self.query_one("#detail-head", Static).update(change_head(change, state, note))
+        self.query_one("#detail-why", Static).update(change_why(change))
         if not moved:
             return
         from mcplock_tui.tui.render.field_diff import change_blocks  # difflib, on first use

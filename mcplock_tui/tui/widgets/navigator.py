@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option, OptionDoesNotExist
 from mcplock_tui.core.graded import GradedChange
 from mcplock_tui.core.model import ChangeType, Kind
 from mcplock_tui.core.report import Status
+from mcplock_tui.tui.render.hanging import Hanging
 from mcplock_tui.tui.render.safe_text import MUTED, badge, one_line
 from mcplock_tui.tui.session import (
     ACCEPTED,
@@ -55,9 +56,12 @@ SINGLETON_KINDS = frozenset({Kind.INSTRUCTIONS, Kind.SERVER})
 """Kinds a server has one of: the row names the kind alone."""
 
 
-def change_prompt(change: GradedChange, state: str) -> Content:
+Prompt = Content | Hanging
+
+
+def change_prompt(change: GradedChange, state: str) -> Prompt:
     mark, mark_style = STATE_MARK[state]
-    parts: list[Content | str | tuple[str, str]] = [
+    lead: list[Content | str | tuple[str, str]] = [
         "  ",
         badge(change.severity),
         " ",
@@ -66,30 +70,34 @@ def change_prompt(change: GradedChange, state: str) -> Content:
         (TYPE_MARK[change.change], "bold"),
         (KIND_LABEL[change.kind], MUTED),
     ]
+    rest: list[Content | str | tuple[str, str]] = []
     if change.kind not in SINGLETON_KINDS:  # "instructions instructions" says nothing twice
-        parts += [" ", one_line(change.name, limit=NAME_LIMIT)]
+        lead.append(" ")
+        rest.append(one_line(change.name, limit=NAME_LIMIT))
     if state in (ACCEPTED, REJECTED):
-        parts.append((f"  {state}", mark_style))
-    return Content.assemble(*parts)
+        rest.append((f"  {state}", mark_style))
+    if change.kind in SINGLETON_KINDS:
+        return Content.assemble(*lead, *rest)
+    return Hanging(Content.assemble(*lead), Content.assemble(*rest))
 
 
-def group_prompt(row: NavRow, session: ReviewSession) -> Content:
+def group_prompt(row: NavRow, session: ReviewSession) -> Prompt:
     """``▸ 100 resources added under test://…/{n}  (100 pending)``; enter expands it."""
     group = row.group
     assert group is not None
     waiting = sum(1 for c in group.members if session.state(c) == PENDING)
-    return Content.assemble(
-        "  ",
-        badge(group.severity),
-        " ",
-        ("▾" if row.expanded else "▸", "bold"),
-        " ",
-        one_line(group.label, "bold", limit=NAME_LIMIT + 20),
-        (f"  ({waiting} pending)" if waiting else "  (decided)", MUTED),
+    return Hanging(
+        Content.assemble(
+            "  ", badge(group.severity), " ", ("▾" if row.expanded else "▸", "bold"), " "
+        ),
+        Content.assemble(
+            one_line(group.label, "bold", limit=NAME_LIMIT + 20),
+            (f"  ({waiting} pending)" if waiting else "  (decided)", MUTED),
+        ),
     )
 
 
-def server_prompt(state: ServerState, frame: int = 0) -> Content:
+def server_prompt(state: ServerState, frame: int = 0) -> Prompt:
     name = one_line(state.name, "bold", limit=40)
     report = state.report
     if state.status == CONNECTING:
@@ -103,8 +111,11 @@ def server_prompt(state: ServerState, frame: int = 0) -> Content:
     if state.status == Status.FAILED:
         cause = report.error if report is not None and report.error else "capture failed"
         cause = cause.split("; see ", 1)[0]  # the log path is in the detail pane
-        return Content.assemble(
-            name, "  ", ("failed: ", "bold $text-error"), one_line(cause, "$text-error", limit=70)
+        return Hanging(
+            Content.assemble(name, "  "),
+            Content.assemble(
+                ("failed: ", "bold $text-error"), one_line(cause, "$text-error", limit=70)
+            ),
         )
     count = len(report.changes) if report is not None else 0
     return Content.assemble(
@@ -141,7 +152,7 @@ class Navigator(OptionList):
             index = min(old_index, len(options) - 1)
         self.highlighted = index
 
-    def prompt_for(self, session: ReviewSession, row: NavRow, frame: int = 0) -> Content:
+    def prompt_for(self, session: ReviewSession, row: NavRow, frame: int = 0) -> Prompt:
         if row.group is not None:
             return group_prompt(row, session)
         if row.change is not None:
