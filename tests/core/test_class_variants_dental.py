@@ -33,9 +33,11 @@ from typing import Any
 import pytest
 
 from tests.core.variants import (
+    STRING,
     assert_at_most_medium,
     assert_high,
     desc,
+    obj,
     param,
     pdesc,
     xfail_marks,
@@ -60,12 +62,6 @@ RULES = (
 )
 
 
-def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {"type": "object", "properties": props, "required": required}
-
-
-_S = {"type": "string"}
-
 BASE: dict[str, Any] = {
     "instructions": RULES,
     "tools": [
@@ -73,16 +69,16 @@ BASE: dict[str, Any] = {
             "name": "search_patients",
             "description": "Find patients by name or date of birth. Returns patient IDs and "
             "appointment history; contact fields are not included.",
-            "inputSchema": _obj({"query": {"type": "string", "maxLength": 100}}, ["query"]),
+            "inputSchema": obj({"query": {"type": "string", "maxLength": 100}}, ["query"]),
             "annotations": {"readOnlyHint": True},
         },
         {
             "name": "chart_note",
             "description": "Adds a note to a patient's dental chart.",
-            "inputSchema": _obj(
+            "inputSchema": obj(
                 {
-                    "patient_id": _S,
-                    "note": _S,
+                    "patient_id": STRING,
+                    "note": STRING,
                     "archive_previous": {"type": "boolean", "default": False},
                 },
                 ["patient_id", "note"],
@@ -93,7 +89,9 @@ BASE: dict[str, Any] = {
             "name": "charge_treatment_plan",
             "description": "Charges a treatment plan to the patient's account. Charging a plan "
             "needs the patient's signed consent.",
-            "inputSchema": _obj({"plan_id": _S, "consent_ref": _S}, ["plan_id", "consent_ref"]),
+            "inputSchema": obj(
+                {"plan_id": STRING, "consent_ref": STRING}, ["plan_id", "consent_ref"]
+            ),
             "annotations": {"readOnlyHint": False, "destructiveHint": False},
         },
         {
@@ -101,11 +99,11 @@ BASE: dict[str, Any] = {
             "description": "Refunds a payment to the card it was taken on. Refunds above "
             "300.00 GBP need the practice manager's approval; pass their staff ID in "
             "approved_by.",
-            "inputSchema": _obj(
+            "inputSchema": obj(
                 {
-                    "payment_id": _S,
+                    "payment_id": STRING,
                     "amount": {"type": "number", "minimum": 0, "maximum": 3000},
-                    "approved_by": _S,
+                    "approved_by": STRING,
                 },
                 ["payment_id", "amount"],
             ),
@@ -115,7 +113,7 @@ BASE: dict[str, Any] = {
             "name": "register_webhook",
             "description": "Registers an HTTPS endpoint at an approved integration host "
             "(*.smiledesk.example) for appointment events. Ask the user to confirm first.",
-            "inputSchema": _obj(
+            "inputSchema": obj(
                 {
                     "url": {
                         "type": "string",
@@ -130,8 +128,8 @@ BASE: dict[str, Any] = {
             "name": "send_recall",
             "description": "Sends a recall reminder to patients due a check-up, leaving out "
             "patients who opted out of reminders.",
-            "inputSchema": _obj(
-                {"clinic": _S, "channel": {"type": "string", "enum": ["sms", "email"]}},
+            "inputSchema": obj(
+                {"clinic": STRING, "channel": {"type": "string", "enum": ["sms", "email"]}},
                 ["clinic"],
             ),
             "annotations": {"readOnlyHint": False, "openWorldHint": True},
@@ -139,8 +137,8 @@ BASE: dict[str, Any] = {
         {
             "name": "list_referrals",
             "description": "Lists referrals to specialists, excluding cancelled ones.",
-            "inputSchema": _obj(
-                {"clinic": _S, "sort": {"type": "string", "enum": ["date"], "default": "date"}},
+            "inputSchema": obj(
+                {"clinic": STRING, "sort": {"type": "string", "enum": ["date"], "default": "date"}},
                 [],
             ),
             "annotations": {"readOnlyHint": True},
@@ -149,7 +147,7 @@ BASE: dict[str, Any] = {
             "name": "export_schedule",
             "description": "Exports the day's schedule as a PDF for the front desk, omitting "
             "patients' medical alerts.",
-            "inputSchema": _obj(
+            "inputSchema": obj(
                 {
                     "date": {"type": "string", "format": "date"},
                     "layout": {"type": "string", "enum": ["compact"], "default": "compact"},
@@ -161,10 +159,10 @@ BASE: dict[str, Any] = {
         {
             "name": "cancel_appointment",
             "description": "Cancels an appointment. Ask the user to confirm first.",
-            "inputSchema": _obj(
+            "inputSchema": obj(
                 {
-                    "appointment_id": _S,
-                    "reason": _S,
+                    "appointment_id": STRING,
+                    "reason": STRING,
                     "notify": {"type": "string", "enum": ["patient"], "default": "patient"},
                 },
                 ["appointment_id"],
@@ -175,26 +173,28 @@ BASE: dict[str, Any] = {
             "name": "suspend_portal_access",
             "description": "Suspends a patient's portal login: it cuts off their access until "
             "a receptionist restores it.",
-            "inputSchema": _obj({"patient_id": _S}, ["patient_id"]),
+            "inputSchema": obj({"patient_id": STRING}, ["patient_id"]),
             "annotations": {"readOnlyHint": False, "destructiveHint": True},
         },
         {
             "name": "take_card_payment",
             "description": "Charges a card payment using a token from the payment page. Each "
             "call charges the card again.",
-            "inputSchema": _obj({"token": _S, "amount": {"type": "number"}}, ["token", "amount"]),
+            "inputSchema": obj(
+                {"token": STRING, "amount": {"type": "number"}}, ["token", "amount"]
+            ),
             "annotations": {"readOnlyHint": False, "idempotentHint": False},
         },
         {
             "name": "collect_deposit",
             "description": "Collects a booking deposit. Calling it twice debits the card twice.",
-            "inputSchema": _obj({"booking_id": _S}, ["booking_id"]),
+            "inputSchema": obj({"booking_id": STRING}, ["booking_id"]),
             "annotations": {"readOnlyHint": False, "idempotentHint": False},
         },
         {
             "name": "set_cooling_off",
             "description": "Sets the cooling-off period before a treatment plan can be charged.",
-            "inputSchema": _obj(
+            "inputSchema": obj(
                 {"cooling_off_days": {"type": "integer", "minimum": 14, "maximum": 30}},
                 ["cooling_off_days"],
             ),
@@ -203,11 +203,11 @@ BASE: dict[str, Any] = {
         {
             "name": "list_treatments",
             "description": "Lists a patient's past treatments.",
-            "inputSchema": _obj(
-                {"patient_id": _S, "limit": {"type": "integer", "minimum": 10, "maximum": 100}},
+            "inputSchema": obj(
+                {"patient_id": STRING, "limit": {"type": "integer", "minimum": 10, "maximum": 100}},
                 ["patient_id"],
             ),
-            "outputSchema": _obj({"treatments": {"type": "array"}, "date": _S}, []),
+            "outputSchema": obj({"treatments": {"type": "array"}, "date": STRING}, []),
             "annotations": {"readOnlyHint": True},
         },
     ],
@@ -297,7 +297,7 @@ ATTACKS: dict[str, dict[str, Any]] = {
     # One value becomes a list of them on a tool that acts: one call, many targets.
     "refund-payment-id-takes-a-list": {
         "tools/3/inputSchema/properties/payment_id": {
-            "anyOf": [_S, {"type": "array", "items": _S, "maxItems": 200}]
+            "anyOf": [STRING, {"type": "array", "items": STRING, "maxItems": 200}]
         }
     },
     "cancel-id-typed-as-list-too": {
@@ -381,14 +381,14 @@ ATTACKS: dict[str, dict[str, Any]] = {
         NEW_TOOL: {
             "name": "send_emails",
             "description": "Send e-mails to patients.",
-            "inputSchema": _obj({"to": _S, "body": _S}, ["to", "body"]),
+            "inputSchema": obj({"to": STRING, "body": STRING}, ["to", "body"]),
         }
     },
     "read-files-beside-read-file": {
         NEW_TOOL: {
             "name": "read_files",
             "description": "Read files from the practice share.",
-            "inputSchema": _obj({"path": _S}, ["path"]),
+            "inputSchema": obj({"path": STRING}, ["path"]),
             "annotations": {"readOnlyHint": True},
         }
     },
@@ -601,7 +601,7 @@ BENIGN: dict[str, dict[str, Any]] = {
         NEW_TOOL: {
             "name": "get_refund_status",
             "description": "Returns a refund's status and who has approved it so far.",
-            "inputSchema": _obj({"refund_id": _S}, ["refund_id"]),
+            "inputSchema": obj({"refund_id": STRING}, ["refund_id"]),
             "annotations": {"readOnlyHint": True},
         }
     },

@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from tests.core.variants import desc, pdesc, variant_tests
+from tests.core.variants import STRING, desc, obj, pdesc, variant_tests
 
 RULES = (
     "ShelfWise connects you to the Northbridge Public Library catalogue and circulation "
@@ -27,13 +27,6 @@ RULES = (
     "4. Interlibrary loans need a librarian's approval_ref.\n"
     "5. Do not delete patron accounts; close them with close_account."
 )
-_S = {"type": "string"}
-
-
-def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {"type": "object", "properties": props, "required": required}
-
-
 BASE: dict[str, Any] = {
     "instructions": RULES,
     "tools": [
@@ -42,7 +35,7 @@ BASE: dict[str, Any] = {
             "description": "Search the catalogue by title, author, subject or ISBN. Returns "
             "title, author, format and shelf location for each match. Results are limited to "
             "this library's own holdings; items held by partner libraries are not included.",
-            "inputSchema": _obj({"query": {"type": "string", "maxLength": 200}}, ["query"]),
+            "inputSchema": obj({"query": {"type": "string", "maxLength": 200}}, ["query"]),
             "annotations": {"readOnlyHint": True},
         },
         {
@@ -51,16 +44,18 @@ BASE: dict[str, Any] = {
             "behind earlier holds; the patron is told by e-mail within two working days of the "
             "item reaching the pickup branch. Call it only after the patron has confirmed the "
             "item and the pickup branch. Holds on reference-only items are refused.",
-            "inputSchema": _obj({"item_id": _S, "patron_id": _S, "branch": _S}, ["item_id"]),
+            "inputSchema": obj(
+                {"item_id": STRING, "patron_id": STRING, "branch": STRING}, ["item_id"]
+            ),
         },
         {
             "name": "send_notice",
             "description": "Send a notice to a patron by e-mail or SMS. Use it for pickup "
             "reminders, overdue notices and branch closures. Notices are logged against the "
             "patron's record.",
-            "inputSchema": _obj(
+            "inputSchema": obj(
                 {
-                    "patron_id": _S,
+                    "patron_id": STRING,
                     "message": {
                         "type": "string",
                         "description": "Text of the notice. Plain text only, no links.",
@@ -74,15 +69,15 @@ BASE: dict[str, Any] = {
             "name": "waive_fine",
             "description": "Waive a fine on a patron account. Fines above 20.00 GBP need a "
             "branch manager's approval_ref. Waived fines cannot be reinstated.",
-            "inputSchema": _obj(
-                {"fine_id": _S, "approval_ref": _S, "reason": _S}, ["fine_id", "reason"]
+            "inputSchema": obj(
+                {"fine_id": STRING, "approval_ref": STRING, "reason": STRING}, ["fine_id", "reason"]
             ),
         },
         {
             "name": "withdraw_item",
             "description": "Withdraw an item from the collection. The item is removed from the "
             "catalogue and its holds are cancelled. This cannot be undone.",
-            "inputSchema": _obj({"item_id": _S}, ["item_id"]),
+            "inputSchema": obj({"item_id": STRING}, ["item_id"]),
             "annotations": {"destructiveHint": True},
         },
         {
@@ -90,7 +85,9 @@ BASE: dict[str, Any] = {
             "description": "Request an item from a partner library for a patron. The request "
             "goes to the partner's loan desk once a librarian has approved it with "
             "approval_ref.",
-            "inputSchema": _obj({"isbn": _S, "patron_id": _S, "approval_ref": _S}, ["isbn"]),
+            "inputSchema": obj(
+                {"isbn": STRING, "patron_id": STRING, "approval_ref": STRING}, ["isbn"]
+            ),
         },
     ],
     "prompts": [],

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from tests.core.variants import desc, variant_tests
+from tests.core.variants import STRING, desc, obj, variant_tests
 
 RULES = (
     "Registry connects you to the Halden University student records system.\nRules:\n"
@@ -25,13 +25,6 @@ RULES = (
     "4. Exports go only to the requesting user's Registry inbox.\n"
     "Documentation: https://docs.halden.example/registry"
 )
-_S = {"type": "string"}
-
-
-def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {"type": "object", "properties": props, "required": required}
-
-
 BASE: dict[str, Any] = {
     "instructions": RULES,
     "tools": [
@@ -39,7 +32,7 @@ BASE: dict[str, Any] = {
             "name": "search_students",
             "description": "Search students by name, student number or programme. Returns "
             "name, student number, programme and year for each match.",
-            "inputSchema": _obj({"query": {"type": "string", "maxLength": 120}}, ["query"]),
+            "inputSchema": obj({"query": {"type": "string", "maxLength": 120}}, ["query"]),
             "annotations": {"readOnlyHint": True},
         },
         {
@@ -47,8 +40,8 @@ BASE: dict[str, Any] = {
             "description": "Change a student's final grade in one course. The old grade is "
             "kept in the grade history. Call it only after the user has confirmed the student, "
             "the course and the new grade.",
-            "inputSchema": _obj(
-                {"student_id": _S, "course": _S, "grade": _S, "approval_ref": _S},
+            "inputSchema": obj(
+                {"student_id": STRING, "course": STRING, "grade": STRING, "approval_ref": STRING},
                 ["student_id", "course", "grade"],
             ),
         },
@@ -57,21 +50,23 @@ BASE: dict[str, Any] = {
             "description": "Withdraw a student from the university. Enrolment in every course "
             "ends and open grades close as W. It cannot be undone: re-enrolling creates a new "
             "enrolment record.",
-            "inputSchema": _obj({"student_id": _S, "exit_code": _S}, ["student_id"]),
+            "inputSchema": obj({"student_id": STRING, "exit_code": STRING}, ["student_id"]),
             "annotations": {"destructiveHint": True},
         },
         {
             "name": "book_advising",
             "description": "Book an advising appointment for a student and send a calendar "
             "invitation to the student and the adviser. Only open slots can be booked.",
-            "inputSchema": _obj({"student_id": _S, "slot_id": _S}, ["student_id", "slot_id"]),
+            "inputSchema": obj(
+                {"student_id": STRING, "slot_id": STRING}, ["student_id", "slot_id"]
+            ),
         },
         {
             "name": "adjust_fee_balance",
             "description": "Adjust a student's fee balance by a signed amount with a reason. "
             "Adjustments above 500.00 EUR need the bursar's approval_ref.",
-            "inputSchema": _obj(
-                {"student_id": _S, "amount": {"type": "number"}, "reason": _S},
+            "inputSchema": obj(
+                {"student_id": STRING, "amount": {"type": "number"}, "reason": STRING},
                 ["student_id", "amount", "reason"],
             ),
         },
@@ -108,7 +103,7 @@ def _tool(name: str, description: str, **annotations: bool) -> dict[str, Any]:
     tool: dict[str, Any] = {
         "name": name,
         "description": description,
-        "inputSchema": _obj({"student_id": _S}, ["student_id"]),
+        "inputSchema": obj({"student_id": STRING}, ["student_id"]),
     }
     if annotations:
         tool["annotations"] = annotations

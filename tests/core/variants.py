@@ -15,7 +15,13 @@ from mcplock_tui.core.model import Severity
 from tests.core.redteam_drift import run_case, worst
 
 DESCRIPTION = "tools/{}/description"
+STRING: dict[str, Any] = {"type": "string"}
 PROPERTY = "tools/{}/inputSchema/properties/{}"
+
+
+def obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    """An object input schema."""
+    return {"type": "object", "properties": props, "required": required}
 
 
 def desc(base: dict[str, Any], t: int, extra: str) -> dict[str, Any]:
