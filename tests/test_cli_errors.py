@@ -313,3 +313,54 @@ def test_github_annotation_carries_the_stderr_tail() -> None:
     assert line.startswith("::error ")
     assert "%0Alast lines of its stderr:%0Anpm ERR! 404 Not Found%0A::warning::forged" in line
     assert "\n" not in line
+
+
+def _named_command(error: str) -> list[str]:
+    """The arguments of the one `mcplock-tui ...` command an error message names."""
+    [command] = [part for part in error.split("`") if part.startswith("mcplock-tui ")]
+    return shlex.split(command)[1:]
+
+
+def test_failed_server_names_a_check_that_tries_it_again(tmp_path: Path, run: Run) -> None:
+    defs = project(tmp_path, a=None, b=None)
+    assert run("pin").returncode == 0
+    edit(defs["a"], lambda d: d.update(mode="crash"))
+    code, _, report, _ = _reports(tmp_path, run)
+    assert code == 2
+    [a] = [s for s in report["servers"] if s["name"] == "a"]
+    assert a["status"] == "failed"
+    args = _named_command(a["error"])
+    assert args[:3] == ["--check", "--server", "a"]
+    assert run(*args).returncode == 2  # still broken: the named command says so
+    edit(defs["a"], lambda d: d.pop("mode"))
+    assert run(*args).returncode == 0
+
+
+def test_failed_unpinned_server_names_a_pin_that_works_once_fixed(tmp_path: Path, run: Run) -> None:
+    project(tmp_path, a=None)
+    assert run("pin").returncode == 0
+    defs_b = write_defs(tmp_path / "b.json")
+    edit(defs_b, lambda d: d.update(mode="crash"))
+    write_config(
+        tmp_path, {"a": stdio_spec("a", tmp_path / "a.json"), "b": stdio_spec("b", defs_b)}
+    )
+    code, _, report, _ = _reports(tmp_path, run)
+    assert code == 2
+    [b] = [s for s in report["servers"] if s["name"] == "b"]
+    args = _named_command(b["error"])
+    assert args == ["pin", "--server", "b"]
+    edit(defs_b, lambda d: d.pop("mode"))
+    assert run(*args).returncode == 0
+    assert run("--check").returncode == 0
+
+
+def test_timed_out_server_names_a_longer_timeout(tmp_path: Path, run: Run) -> None:
+    defs = project(tmp_path, a=None)
+    assert run("pin").returncode == 0
+    edit(defs["a"], lambda d: d.update(mode="hang"))
+    code, _, report, _ = _reports(tmp_path, run, "--timeout", "1")
+    assert code == 2
+    [a] = report["servers"]
+    args = _named_command(a["error"])
+    assert args[:3] == ["--check", "--server", "a"]
+    assert float(args[args.index("--timeout") + 1]) > 1

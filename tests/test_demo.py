@@ -294,7 +294,10 @@ def test_failing_server_is_failed_with_a_clear_error(report: dict[str, Any]) -> 
     jira = server(report, "jira")
     log = Path(jira["stderr_log"])
     assert jira["error_kind"] == "crash"
-    assert jira["error"] == f"connection closed by the server during initialize; see {log}"
+    assert jira["error"] == (
+        f"connection closed by the server during initialize; see {log}; "
+        "once it is fixed, `mcplock-tui --check --server jira` tries it alone"
+    )
     assert "jira-mcp: fatal: JIRA_API_TOKEN is not set." in log.read_text()
 
 

@@ -8,6 +8,8 @@ tested and benchmarked without a server.
 
 from __future__ import annotations
 
+import re
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -76,6 +78,24 @@ def analyze_server(
     )
 
 
+_TIMED_OUT = re.compile(r"timed out after ([0-9.]+) s")
+
+
+def retry_hint(name: str, result: CaptureResult, pinned: bool) -> str:
+    """The command that tries a failed server again once its cause is fixed."""
+    server = shlex.quote(name)
+    if not pinned:
+        return f"once it starts, `mcplock-tui pin --server {server}` pins it"
+    if result.error_kind is ErrorKind.TIMEOUT:
+        seen = _TIMED_OUT.search(result.error or "")
+        longer = max(2 * float(seen.group(1)), 30.0) if seen else 60.0
+        return (
+            f"if it is only slow, `mcplock-tui --check --server {server} --timeout {longer:g}` "
+            "gives it longer to answer"
+        )
+    return f"once it is fixed, `mcplock-tui --check --server {server}` tries it alone"
+
+
 def report_for(
     name: str,
     result: CaptureResult,
@@ -93,7 +113,8 @@ def report_for(
         return ServerReport(
             name,
             Status.FAILED,
-            error=result.error if pinned else f"{result.error} (not pinned yet)",
+            error=f"{result.error}{'' if pinned else ' (not pinned yet)'}; "
+            + retry_hint(name, result, pinned),
             error_kind=result.error_kind,
             warnings=warnings,
             stderr_log=result.stderr_log,
