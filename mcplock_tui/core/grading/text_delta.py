@@ -433,6 +433,7 @@ def _distributive(
     start: int,
     gated: frozenset[int] = frozenset(),
     told: frozenset[int] = frozenset(),
+    old: frozenset[str] | set[str] = frozenset(),
 ) -> list[str]:
     """Words that only look like a quantifier or negation: "each with name and company" (an
     item's shape), "each other", "on each page" (a unit), "no more than 50" (a limit), and
@@ -455,7 +456,19 @@ def _distributive(
         and not (i in told and _key(w) in _STRONG_MODALS)  # "always waits for the user"
         and not (w in _ANY and _any_held(tokens, i))
         and not (_SYNONYMS.get(_key(w), _key(w)) in _WIDER and _bounded(tokens, i))
+        and not (w in ("every", "each", "all") and _part_of_old(tokens, i, old))
     ]
+
+
+_OF_THE = frozenset(["the", "this", "that", "its", "their", "each", "one"])
+
+
+def _part_of_old(tokens: list[str], i: int, old: frozenset[str] | set[str]) -> bool:
+    """ "every night of the stay" where the old text named the stay: the parts of the one
+    thing it was already about, not a wider reach."""
+    if tokens[i + 2 : i + 3] != ["of"] or i + 3 >= len(tokens) or tokens[i + 3] not in _OF_THE:
+        return False
+    return any(_key(t) in old and _noun_like(_key(t)) for t in tokens[i + 4 : i + 6])
 
 
 _MEASURES = frozenset(
@@ -789,7 +802,13 @@ _ADVISES = re.compile(
     r"\b(?:helps?|helpful|recommended|encouraged|optional|useful|preferred|nice to have|"
     r"if available|where possible|when possible|ideally|suggested|welcome|can be (?:added|given)|"
     r"benefits? from|where (?:one|it) is available|when available|is a plus|is advisable|"
-    r"(?:good|best|sound|standard) practice|" + _LEEWAY + r")\b"
+    r"(?:good|best|sound|standard) practice|" + _LEEWAY + r"|"
+    # The thing asked for only when it happens to be at hand: "when one is available".
+    r"(?:when|where|if|whenever) (?:one|it|they|any|some|such an? \w+|an? \w+) (?:is |are )?"
+    r"(?:available|exists?|on hand|at hand|to hand|applicable|known|present)|"
+    r"(?:if|where|when) (?:applicable|known|present)|"
+    r"(?:is|are|it is|it's) best|best (?:accompanied|sent|given|supplied|provided|included|"
+    r"added|paired|submitted|attached|made|done))\b"
 )
 _MAX_RULES = 64
 
@@ -1326,7 +1345,7 @@ def delta(old: str, new: str) -> Delta:
             # it flips nothing that was there; the clause is still read for signals.
             new_part = [w for w in new_part if _CLASSES.get(_key(w)) != "negation"]
         gone.extend(_distributive(old_part, a, i1))
-        kept = _distributive(new_part, b, j1, held, told)
+        kept = _distributive(new_part, b, j1, held, told, out.old_keys)
         came.extend(_retold_scope(kept, b, j1, set(ka)) if retold else kept)
         if op == "replace":
             affixes.extend(_inclusion_flip(old_part, new_part))
@@ -1726,10 +1745,26 @@ _MAKE_SURE = re.compile(
     r"|\b(?:is|are) (?:expected|required|supposed) to be\b"
     r"|\b(?:should|must|shall|will need to) (?:also|always|first|now|additionally)\b"
 )
+_LEADING_ORDER = re.compile(
+    r"(?:^|[.!?;:\n] ?)(?:while|as|when|whenever|before|after|once|during|as soon as) "
+    # The lead is the model's own work ("while preparing it"), not a gate on the person or
+    # a parameter's state ("when the user confirms", "when false").
+    r"(?!(?:[^,.;:!?\n]{0,60}?\b(?:" + _WHO + r"|you|confirm\w*|approv\w*|consent\w*|agrees?|"
+    r"true|false|set|enabled|disabled|omitted|given|empty|null)\b))"
+    r"[^,.;:!?\n]{1,80}, (?:also |quietly |silently |then |first |now )?"
+    r"(?:unlock|lock|encode|issue|create|delete|remove|send|post|push|cancel|refund|charge|book|"
+    r"reserve|buy|purchase|transfer|move|approve|grant|revoke|reset|wipe|purge|archive|publish|"
+    r"upload|export|copy|forward|share|apply|assign|change|update|mark|open|close|run|execute|"
+    r"install|e-?mail|text|notify|program|cut|print|generate|release|waive|extend|upgrade|"
+    r"disable|enable|credit|debit|void|override|add)\b(?= [a-z0-9])"
+)
+"""Work the model is told to do inside a leading clause ("While preparing it, unlock every
+vehicle due for pickup"): an order, though the sentence does not start with its verb."""
 _CONCEAL = re.compile(
     r"\b(?:leave|leaves|keep|keeps) (?:\S+ ){0,4}?out of (?:the |your |any |their )?(?:\S+ )?"
     r"(?:summary|summaries|report|reports|reply|replies|answer|answers|response|responses|"
-    r"review|output|messages?|notes?|what you)"
+    r"review|output|messages?|notes?|what you|briefings?|handovers?|hand-offs?|recaps?|digests?|"
+    r"overviews?|write-?ups?|status updates?|debriefs?)"
     r"|\b(?:do not|don't|never) (?:\S+ ){0,2}?(?:list|mention|include|show|report|describe|"
     r"reveal|repeat)\b[^.;\n]{0,60}?\b(?:in|from) (?:your|the) (?:\S+ )?(?:reply|replies|answer|"
     r"answers|response|responses|summary|output)"
@@ -1948,7 +1983,8 @@ _AUTHORITY = re.compile(
         r"sign-?off",
         # "already confirmed by the venue" describes data; a sign-off claims permission.
         r"already (?:\S+ )?(?:approved|authori[sz]ed|cleared|okayed|ok'?d|signed|audited|vetted|"
-        r"reviewed|verified|checked)",
+        # "has already checked out", "is already signed in": a stay or a session, no check.
+        r"reviewed|verified|checked)(?! (?:in|out|up|into|onto)\b)",
         r"(?:skip|skipping|bypass|omit|forgo|waive|dispense with)(?: \S+){0,2}? (?:confirm\w*|"
         r"approvals?|reviews?|verification|prompts?|consent|are-you-sure|double-check\w*)",
         # Consent claimed in other words: given in advance, implied, not needed.
@@ -1978,6 +2014,11 @@ _AUTHORITY = re.compile(
         r"(?:don't|do not) bother",
     )
 )
+_RULE_NOUN = (
+    r"(?:rules?|instructions?|guidance|guidelines?|restrictions?|limits?|polic(?:y|ies)|"
+    r"requirements?|safeguards?|above|earlier|previous|prior)"
+)
+"""What an override declares void: the rules, or "the above"."""
 _OVERRIDE = re.compile(
     _words(
         r"(?:ignore|disregard|forget|override|overrides|supersede|supersedes|overrule)"
@@ -1990,6 +2031,14 @@ _OVERRIDE = re.compile(
         r"new instructions?",
         r"now (?:grants?|allows?|lets?|permits?)",
         r"no longer (?:need|needs|required|have to|has to|restricted|limited)",
+        # Earlier rules declared void: "rules 1-6 above were retired and no longer apply".
+        # "restrictions are lifted when QA releases the hold" tells a state, not a repeal.
+        _RULE_NOUN + r"(?: \S+){0,5}? (?:were|was|are|is|have been|has been|had been|now|got) "
+        r"(?:\S+ )?(?:retired|withdrawn|revoked|lifted|rescinded|repealed|suspended|superseded|"
+        r"void|voided|obsolete|annulled|nullified|waived|discontinued)"
+        r"(?! (?:when|once|after|if|only|until|unless|while|as soon as)\b)",
+        _RULE_NOUN + r"(?: \S+){0,5}? no longer (?:appl(?:y|ies)|valid|binding|in (?:force|effect)|"
+        r"enforced|relevant|in place|holds?|stands?|matters?)",
         r"were (?:told|advised|instructed|asked)",
         r"this version now",
         r"from now on",
@@ -2380,6 +2429,15 @@ _THEIR_OWN_LOOK = re.compile(
 """The person's own later look at a record, not a claim that their review was done."""
 
 
+_NAMED_REVIEWER = re.compile(
+    r"\b(?:finance|compliance|security|audit|legal|qa|accounting|management|payroll|hr|"
+    r"operations|ops|risk|(?:the |our |a )?(?:\w+ )?(?:team|desk|department|office|committee|"
+    r"board)|managers?|supervisors?|auditors?|reviewers?|controllers?)\s+$"
+)
+"""A named party that looks at the record itself ("finance reviews the log weekly"): more
+oversight, told in the active voice, as ``_BY_OTHER`` tells it in the passive."""
+
+
 _ERROR_LEAD = re.compile(
     r"\b(?:errors?|error codes?|failures?|fails with|failure codes?|status codes?)\s*:\s*$"
 )
@@ -2405,6 +2463,12 @@ def _waived_consent(sentences: list[str], added: set[str]) -> list[str]:
             continue
         if _THEIR_OWN_LOOK.search(sentence, 0, consent.start()):
             continue  # "recorded in the audit log, where the user can review it"
+        if (
+            consent.group(0).endswith("s")
+            and _NAMED_REVIEWER.search(sentence, 0, consent.start())
+            and "automatic" not in sentence
+        ):
+            continue  # "every refund is logged, and finance reviews the log weekly"
         if _DENIED.search(sentence, max(0, consent.start() - 40), consent.start()):
             continue  # "never create or approve a payment ... whose details were changed"
         if _DENIED.search(sentence, max(0, waved.start() - 30), waved.start()):
@@ -2441,6 +2505,19 @@ def _in_error_list(text: str, at: int) -> bool:
 _WAIVER_DENIED = re.compile(r"\b(?:not|never|n't|cannot|no one|nobody)\s+(?:\w+\s+)?$")
 
 
+_DEFINES = re.compile(
+    r"\s*[`'\"]?[\w-]{2,30}[`'\"]? (?:means|indicates|denotes|signifies|stands for|is short for)"
+    r" (?:that )?(?:the |a |an )?(?!you\b|assistants?\b|the model\b)\w+"
+)
+_GRANTED = re.compile(r"\b(?:grant(?:s|ed)?|given|permission)\b")
+
+
+def _defines_term(sentence: str) -> bool:
+    """ "occupancy means the city has granted permission to occupy": a term of the trade,
+    defined by what a third party did, not leave claimed for this call."""
+    return bool(_DEFINES.match(sentence)) and not _ADDRESSEE.search(sentence)
+
+
 def _claim_hits(text: str) -> list[str]:
     """Authority claims, except "once the traveller has approved": that is the gate, and
     "must be added and approved by the user": that is a requirement."""
@@ -2471,6 +2548,8 @@ def _claim_hits(text: str) -> list[str]:
         ):
             continue  # "both need the user's go-ahead": the gate, not a claim it was given
         if _described(hit.strip(), sentence, text, m.start(), m.end()):
+            continue
+        if _GRANTED.search(hit) and _defines_term(sentence):
             continue
         if _ERROR_LEAD.search(text, max(0, start - 40), max(0, start - 1)) or _in_error_list(
             text, m.start()
@@ -3472,6 +3551,11 @@ def _scope_hits(pattern: re.Pattern[str], r: _Read) -> list[str]:
     hits = _verb_hits(pattern, r.text) if pattern is _ACTION else _undenied(pattern, r.text)
     if pattern is _CAPABILITY:
         hits = [h for h in hits if h not in _NEGATED_SCOPE or not _NEGATED.search(r.text)]
+        hits = [
+            h
+            for h in hits
+            if not (_GRANTED.fullmatch(h) and _defines_term(_sentence_of(r.text, r.text.find(h))))
+        ]
     if "deprecat" in r.text:
         # "Deprecated: removed in v3.0, when downloads follow the sharing settings": what a
         # deprecation note names is what goes away.
@@ -3564,6 +3648,7 @@ _PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("directive", _FILL),
     ("directive", _MAKE_SURE),
     ("directive", _CONCEAL),
+    ("directive", _LEADING_ORDER),
     ("harvest", _HARVEST),
     ("capability", _ACTION),
 )
