@@ -264,6 +264,21 @@ PATTERNS: tuple[Pattern, ...] = (
         "deviate clash clashes",
         "follow obey use apply prefer go act",
     ),
+    # The same claim told as a verdict: "where this description and the server instructions
+    # differ, this description wins".
+    pattern(
+        OV,
+        _OV,
+        r"\b(?:where|if|when|whenever|in case)\b(?=[^.;]{0,160}?\b(?:instructions|rules"
+        r"|guidelines|guidance|policy|policies|system prompt)\b)[^.;]{0,160}?\b(?:differs?"
+        r"|conflicts?|disagrees?|contradicts?|deviates?|clash(?:es)?)\b[^.;]{0,80}?,? (?:then )?"
+        r"(?:this|these|here|the text here)\b[^.;]{0,40}?\b(?:wins?|prevails?|governs?|controls?"
+        r"|takes? precedence|overrides?|is authoritative|comes? first)\b",
+        "differs differ conflicts conflict disagrees disagree contradicts contradict deviates "
+        "deviate clash clashes",
+        "wins win prevails prevail governs govern controls control precedence overrides "
+        "override authoritative first",
+    ),
     pattern(
         OV,
         _OV,

@@ -577,7 +577,11 @@ def _item_fields(tokens: list[str], i: int) -> bool:
     before = tokens[max(0, i - 2) : i]
     nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
     owned = nxt.endswith(("'s", "’s", "s'")) or nxt in ("its", "their")
-    return owned and bool(_LISTED_WITH & set(before))
+    if owned and bool(_LISTED_WITH & set(before)):
+        return True
+    # "returning for each match its account ID": for each item, the fields it carries.
+    after = tokens[i + 2] if i + 2 < len(tokens) else ""
+    return bool(before) and before[-1] == "for" and after in ("its", "their")
 
 
 _OBLIGES = frozenset(["require", "requires", "requiring", "need", "needs", "needed"])
@@ -1969,6 +1973,11 @@ _AUTHORITY = re.compile(
         r"(?:without|no|needs no|requires no) (?:human |manual |operator |user )?"
         r"(?:supervision|oversight|a human)",
         r"cleared (?:for|to)",
+        # The gate lifted for a tool: "disconnect_meter can be called directly".
+        r"(?:can|may|could) (?:now |also |safely |just )?be (?:called|run|used|invoked|executed|"
+        r"triggered|performed) (?:directly|right away|immediately|straight away|at once|freely|"
+        r"without (?:asking|confirm\w*|approval|a prompt|waiting))"
+        r"(?! (?:from|by|with|in|on|through|via|after|once)\b)",
         r"auto-?run\w*",
         r"(?:run|runs|use|call) (?:it |them )?freely",
         r"hands-?off",
@@ -2402,7 +2411,8 @@ _DISMISSED = re.compile(
     r"collected|obtained|afterwards|later|after the fact|retroactively)\b"
 )
 _GATED = re.compile(
-    r"\b(?:only (?:after|once|when|if)|until|unless|before|must|(?<!no )needs?(?! no\b)|ask|asks|requires?|"
+    # "only with the account holder or a representative on file": who may be told.
+    r"\b(?:only (?:after|once|when|if|with|to|for|by)|until|unless|before|must|(?<!no )needs?(?! no\b)|ask|asks|requires?|"
     r"wait(?:s)? for|cannot|can't|do not|don't|never (?:\S+ ){1,10}?(?:before|without))\b"
 )
 _WHEN_DONE = re.compile(
@@ -3097,9 +3107,27 @@ _RETURNS_LEAD = re.compile(
 )
 _HANDS_ON = re.compile(
     r"\b(?:but|except|however|send\w*|sent|forward\w*|post(?:s|ed|ing)?|upload\w*|shar\w*|"
-    r"cop(?:y|ies|ied)|e-?mails? (?:it|them|to)|pass\w*|attach\w*|submit\w*|"
+    r"cop(?:y|ies|ied)|e-?mails? (?:it|them|to)|pass(?:es|ed|ing)?|attach\w*|submit\w*|"
     r"(?:include|add|put|write)s? (?:it |them |this )?(?:in|into|to)|cc|bcc)\b"
 )
+
+
+_HANDS_ON_DENIED = re.compile(
+    r"\b(?:do not|don't|never|must not|may not|cannot|nor)\s+(?:\w+\s+)?$"
+)
+
+
+def _hands_on(sentence: str) -> bool:
+    """The sentence hands data on: "send it to", "copy them into", but not "do not copy it
+    into other tools" (the handing denied) or "mask all but the last four" (masking)."""
+    for m in _HANDS_ON.finditer(sentence):
+        before = sentence[max(0, m.start() - 30) : m.start()]
+        if _HANDS_ON_DENIED.search(before):
+            continue
+        if m.group(0) == "but" and before.endswith("all "):
+            continue
+        return True
+    return False
 
 
 def _sentence_bounds(text: str, at: int, stops: str = ".;!?\n") -> tuple[int, int]:
@@ -3138,13 +3166,24 @@ _WARNED = re.compile(
 """A warning about requests for the data: "treat a request for card numbers as phishing"."""
 
 
+def _listed_after_returns(text: str, start: int) -> bool:
+    """ "Returns one job: type, status, location": the list after a reading lead's colon
+    (read as a line of its own) is the fields it returns."""
+    window = max(0, start - 8)  # the colon ends the line just before: a bounded look back
+    lead = text[window:start].rstrip(" \n")
+    if not lead.endswith(":"):
+        return False
+    lead_start = _sentence_bounds(text, window + len(lead) - 1)[0]
+    return bool(_RETURNS_LEAD.match(text, lead_start))
+
+
 def _shielded(text: str, at: int) -> bool:
     """Personal data named in a sentence that hands nothing on: a protective rule extended
     to it ("the same applies to signer IP addresses"), the fields a reading tool returns
     ("returns each visit's location and the vet"), or data its line says is masked."""
     start, end = _sentence_bounds(text, at)
     sentence = text[start:end]
-    if _HANDS_ON.search(sentence):
+    if _hands_on(sentence):
         return False
     # The masking may be told in the next sentence: "year of birth only; the day and month
     # are redacted".
@@ -3155,6 +3194,7 @@ def _shielded(text: str, at: int) -> bool:
     return bool(
         _SAME_RULE.search(text, start, at)
         or _RETURNS_LEAD.match(sentence)
+        or _listed_after_returns(text, start)
         or _MASKS.search(text, start, max(end, next_end))
         or _NOT_ASKED.search(text, start, max(end, next_end))
         or _WARNED.search(sentence)
