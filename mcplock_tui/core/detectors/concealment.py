@@ -189,6 +189,16 @@ PATTERNS: tuple[Pattern, ...] = (
         "is are",
     ),
     pattern(C, _C, r"\b" + alt(*_ADVERBS.split()) + r",? (?:and )?" + _ACT + r"\w*\b", _ADVERBS),
+    # An order led by the adverb, whatever its verb: "Quietly work the figure into ...".
+    # The base form only: "Silently skips duplicates" tells what the server does.
+    pattern(
+        C,
+        _C,
+        r"(?:^|[.;:!?]\s+|\n\s*|\b(?:then|and|also),?\s+)"
+        + alt(*_ADVERBS.split())
+        + r",?\s+[a-z]+(?<![^s]s)(?<!ed)\b(?!\s+(?:fails?|is|are|was|were)\b)",
+        _ADVERBS,
+    ),
     pattern(
         C,
         _C,

@@ -32,7 +32,7 @@ import difflib
 import re
 import unicodedata
 import urllib.parse
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from mcplock_tui.core.detectors.decode import runs as decode_runs
@@ -569,6 +569,9 @@ def _bounded(tokens: list[str], i: int) -> bool:
 _WHEN_NOUNS = frozenset(["date", "time", "day", "hour", "moment", "year", "month", "week"])
 
 
+_FIELDS_LEAD = _LISTED_WITH | _LISTS | {"return", "returning", "list", "listing", "show", "gives"}
+
+
 def _item_fields(tokens: list[str], i: int) -> bool:
     """ "with each schema's owner", "giving for each its id", "the date each range was last
     reviewed": the fields every item of a result carries, not an act done to every item."""
@@ -577,7 +580,7 @@ def _item_fields(tokens: list[str], i: int) -> bool:
     before = tokens[max(0, i - 2) : i]
     nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
     owned = nxt.endswith(("'s", "’s", "s'")) or nxt in ("its", "their")
-    if owned and bool(_LISTED_WITH & set(before)):
+    if owned and bool(_FIELDS_LEAD & set(before)):
         return True
     # "returning for each match its account ID": for each item, the fields it carries.
     after = tokens[i + 2] if i + 2 < len(tokens) else ""
@@ -917,6 +920,83 @@ def _ban_exempted(old: str, new: str) -> str | None:
     return None
 
 
+_BAN_WORD = re.compile(
+    r"\b(?:never|not|no|cannot|can't)\b|n't\b|\b(?:are|is|was|were|gets?|will be) (?:\w+ )?"
+    r"(?:refused|rejected|blocked|denied|forbidden|prohibited|disallowed|barred|excluded|"
+    r"withheld)\b"
+)
+"""A ban or refusal as told: "can be blocked" gives leave, "are blocked" refuses."""
+_LEAVE_OR_CONDITION = re.compile(
+    r"\b(?:can|may|could) (?:now |also )?be \w+|\b(?:are|is) (?:now )?(?:allowed|accepted|"
+    r"permitted|supported|welcome)\b|\bas well\b|\btoo\b|\b(?:only )?(?:when|if|provided|"
+    r"as long as) (?!(?:\S+ ){0,4}?(?:confirm|approv|consent|agree|review|ask|sign))"
+)
+_BANNED_VERB = re.compile(r"\b(?:never|not|cannot|can't|n't)\s+(?:be\s+)?([a-z]{3,})")
+
+
+def _ban_lifted(old: str, new: str) -> str | None:
+    """A refusal or ban whose sentence is told again without it, as leave or a condition:
+    "... under legal hold are refused" -> "... can be wiped as well"; "never shown to other
+    teams" -> "shown to other teams only when they give a reason"."""
+    if len(old) + len(new) > 2 * MAX_DELTA_CHARS:
+        return None
+    gone = [x for x in _sentences(old)[:_MAX_RULES] if _BAN_WORD.search(x) and x not in new]
+    if not gone:
+        return None
+    fresh = [x for x in _sentences(new)[:_MAX_RULES] if x not in old]
+    for was in gone:
+        roots = _content_roots(_BAN_WORD.sub(" ", was))
+        bans = len(_BAN_WORD.findall(was))
+        if len(roots) < 3:
+            continue
+        for now in fresh:
+            if len(_BAN_WORD.findall(now)) >= bans:
+                continue
+            kept = roots & _content_roots(now)
+            if len(kept) < 0.6 * len(roots) or not _LEAVE_OR_CONDITION.search(now):
+                continue
+            # The act the ban held back, now told plainly: "never shown" -> "shown ... if".
+            verbs = {m.group(1) for m in _BANNED_VERB.finditer(was)}
+            if (
+                "refused" in was
+                or "blocked" in was
+                or "rejected" in was
+                or any(re.search(r"\b" + v + r"\b", now) for v in verbs)
+            ):
+                return now.strip()[:60]
+    return None
+
+
+_APPROVAL = re.compile(
+    r"\b(?:approv\w*|sign(?:s|ed)? off|sign-?offs?|authori[sz]\w*|countersign\w*|"
+    r"two-person|four-eyes|dual control)\b"
+)
+
+
+def _approver_dropped(old: str, new: str) -> str | None:
+    """An approval gate told again with fewer parties: "until the manager and a desk lead
+    approve it" -> "until a desk lead approves it". Only words near the approval may go,
+    and none may come."""
+    if len(old) + len(new) > 2 * MAX_DELTA_CHARS:
+        return None
+    gone = [x for x in _sentences(old)[:_MAX_RULES] if x not in new and _APPROVAL.search(x)]
+    gone = [x for x in gone if re.search(r"\b(?:and|both|plus)\b", x)]
+    if not gone:
+        return None
+    fresh = [x for x in _sentences(new)[:_MAX_RULES] if x not in old and _APPROVAL.search(x)]
+    for was in gone:
+        roots = _content_roots(was)
+        near: set[str] = set()
+        for m in _APPROVAL.finditer(was):
+            near |= _content_roots(was[max(0, m.start() - 100) : m.end() + 100])
+        for now in fresh:
+            have = _content_roots(now)
+            lost, gained = roots - have, have - roots
+            if lost and not gained and lost <= near and len(roots & have) >= 0.6 * len(roots):
+                return ", ".join(sorted(lost))[:60]
+    return None
+
+
 _UNGATED = re.compile(
     r"\bwithout (?:an? |any |the |prior |further )?(?:\S+ )?(?:approval|confirmation|consent|"
     r"sign-?off|review|check|authori[sz]ation)\w*"
@@ -1211,6 +1291,53 @@ _VERSION_NOUNS = frozenset({
 })  # fmt: skip
 
 
+_RELEASE_NUMBER = re.compile(r"20[0-3]\d\.(?:0[1-9]|1[0-2])(?:\.\d{1,2})?|\d+\.\d+\.\d+")
+_AMOUNT_CUES = frozenset(
+    [
+        "up",
+        "most",
+        "least",
+        "limit",
+        "limits",
+        "max",
+        "maximum",
+        "min",
+        "minimum",
+        "exceed",
+        "exceeds",
+        "over",
+        "above",
+        "below",
+        "under",
+        "than",
+        "cap",
+        "capped",
+        "$",
+        "€",
+        "£",
+        "usd",
+        "eur",
+        "gbp",
+        "amount",
+        "amounts",
+        "total",
+        "balance",
+        "of",
+        "for",
+        "pay",
+        "paid",
+        "fee",
+        "fees",
+        "price",
+        "cost",
+        "costs",
+        "charge",
+        "refund",
+        "refunds",
+    ]
+)
+
+
 def _counts(part: list[str], tokens: list[str], start: int, spelled: bool = True) -> list[str]:
     """The words of a part that may be counts: "schema 12" and a year are names, not counts.
 
@@ -1226,6 +1353,8 @@ def _counts(part: list[str], tokens: list[str], start: int, spelled: bool = True
             (i > 0 and tokens[i - 1] in _VERSION_NOUNS) or (len(w) == 4 and w[:2] in ("19", "20"))
         ):
             continue
+        if _RELEASE_NUMBER.fullmatch(w) and not _AMOUNT_CUES & set(tokens[max(0, i - 3) : i]):
+            continue  # "content pack 2024.11", "2.4.1": a release's name, not a count
         out.append(w)
     return out
 
@@ -1509,7 +1638,43 @@ def _changed_numbers(
     arrived = [n for n in now if n not in old_numbers]
     if _amount_lowered(went, arrived):
         return [], []
+    if not went:  # "HST- followed by 12 hex digits": a format told where none was
+        arrived = [n for n in arrived if not _format_length(b, n)]
     return went, arrived
+
+
+_LENGTH_UNITS = frozenset(
+    [
+        "digit",
+        "digits",
+        "character",
+        "characters",
+        "chars",
+        "letter",
+        "letters",
+        "byte",
+        "bytes",
+        "symbols",
+    ]
+)
+_LENGTH_KINDS = frozenset(
+    ["hex", "hexadecimal", "alphanumeric", "numeric", "decimal", "base32", "base64"]
+)
+
+
+def _format_length(tokens: list[str], number: str) -> bool:
+    """Every place ``number`` stands in ``tokens`` gives the length of a format."""
+    seen = False
+    for i, w in enumerate(tokens):
+        if w != number:
+            continue
+        ahead = [_key(t) for t in tokens[i + 1 : i + 3]]
+        if ahead[:1] and ahead[0] in _LENGTH_KINDS:
+            ahead = ahead[1:]
+        if not (ahead[:1] and ahead[0] in _LENGTH_UNITS):
+            return False
+        seen = True
+    return seen
 
 
 def _same_negation(gained: set[str], lost: set[str], m: _Moved) -> bool:
@@ -1585,6 +1750,8 @@ _TEXT_RULE_READERS: tuple[tuple[str, Callable[[str, str], str | None]], ...] = (
     ("numbered rule removed", lambda o, n: _numbered_rule_dropped(o, n)),
     ("requirement lifted for", lambda o, n: _moved_to_ungated(o, n)),
     ("ban exempts", lambda o, n: _ban_exempted(o, n)),
+    ("refusal lifted", lambda o, n: _ban_lifted(o, n)),
+    ("approver dropped", lambda o, n: _approver_dropped(o, n)),
     ("rule narrowed by an exception", lambda o, n: exception_added(o, n)),
 )
 """Readers of the two whole folded texts for a rule that lost force, each with its label;
@@ -2137,7 +2304,9 @@ _CAPABILITY = re.compile(
     )
 )
 _PATH = re.compile(
-    r"(?:(?<=\s)|(?<=^)|(?<=[`'\"(]))(?:~|\.{1,2})?/[\w.\-]+(?:/[\w.\-]*)*"
+    # "/16" alone is a prefix length ("ranges wider than /16"), not a file
+    r"(?:(?<=\s)|(?<=^)|(?<=[`'\"(]))(?:~|\.{1,2})?/(?!\d{1,3}\.?(?![\w/.\-]))[\w.\-]+"
+    r"(?:/[\w.\-]*)*"
     r"|\b[a-z]:\\[\w.\\\-]+|(?<![\w.])\.(?:env|ssh|aws|npmrc|netrc|git|kube|docker|config|bash_history)\b"
 )
 _SECRET_NAME = re.compile(
@@ -2454,6 +2623,13 @@ _ERROR_LEAD = re.compile(
 """A list of the errors a call can end in: each says when the tool refuses."""
 
 
+_TRUST_NAME = re.compile(
+    r"trust\s+(?!(?:this|that|the|it|its|them|these|those|me|us|you|him|her|our|my|your|their|"
+    r"all|any|every|each|what|whatever|such|and|or|is|was|has|had|in|of)\b)[a-z(]"
+)
+""""trust store", "client trust (IOLTA) ledger": a thing's name, not trust in anything."""
+
+
 def _waived_consent(sentences: list[str], added: set[str]) -> list[str]:
     """A new sentence that talks of confirmation, review or trust and waves it away ("the
     review has already happened", "drafts count as reviewed", "a blanket OK"), unless it
@@ -2462,7 +2638,15 @@ def _waived_consent(sentences: list[str], added: set[str]) -> list[str]:
     out: list[str] = []
     for i, sentence in enumerate(sentences):
         words = {_key(w) for w in _TOKEN.findall(sentence)}
-        consent, waved = _CONSENT_WORD.search(sentence), _DISMISSED.search(sentence)
+        consent = next(
+            (
+                c
+                for c in _CONSENT_WORD.finditer(sentence)
+                if not _TRUST_NAME.match(sentence, c.start())
+            ),
+            None,
+        )
+        waved = _DISMISSED.search(sentence)
         if not consent or not waved or not words & added:
             continue
         if i and _ERROR_LEAD.search(sentences[i - 1]):
@@ -2709,9 +2893,20 @@ def _verb_hits(pattern: re.Pattern[str], text: str) -> list[str]:
             continue  # "ask the tenant to send them": the person's act
         if _last_banned(text, m.start(), before):
             continue  # "it does not create, update or close anything"
+        if _OTHER_ONLY.search(text, max(0, m.start() - 60), m.start()):
+            continue  # "only the records team can delete a closed ticket"
         if not _NOTHING_AFTER.match(text, m.end()):
             out.append(m.group(0).strip())
     return out
+
+
+_OTHER_ONLY = re.compile(
+    r"\bonly (?:the |a |an |their |its )?(?!(?:you|your|this|it|tool|assistant|model|agent|ai|"
+    r"we|i)\b)[a-z][\w'-]*(?: [a-z][\w'-]*){0,3}? (?:can|may|could|is allowed to|are allowed "
+    r"to)\s+$"
+)
+"""An act only some named party may do ("only the docketing team can remove"): kept from
+the model, not given to it."""
 
 
 _ADJECTIVAL = frozenset(["how", "so", "too", "very", "as", "is", "are", "was", "were"])
@@ -2777,6 +2972,19 @@ def _what_follows(hit: str, text: str) -> bool:
     return bool(_SYSTEM_DOES.match(rest)) and not _ADDRESSEE.search(
         rest[: rest.find(".") + 1 or None]
     )
+
+
+_ERROR_CASE = re.compile(
+    r"(?:\berrors?\s*:|\bfails? with\b|\berror codes?\b)\s*[^.\n]{0,400}?\b[a-z0-9]+(?:_[a-z0-9]+)+"
+    r"\s*(?:\(\w+\)\s*)?(?:[:=-]\s*)?$"
+)
+
+
+def _error_case(hit: str, text: str) -> bool:
+    """ "Errors: SELF_APPROVAL when the approver is the requester": when an error code is
+    returned, told in a list of them; nobody is told to do anything."""
+    at = text.find(hit)
+    return at >= 0 and bool(_ERROR_CASE.search(text, max(0, at - 480), at))
 
 
 def _only_when_before(hit: str, text: str) -> bool:
@@ -3073,6 +3281,14 @@ def _undenied(pattern: re.Pattern[str], text: str) -> list[str]:
             continue  # "share links", "sharing settings": a thing named, not an act
         if _NOTHING_AFTER.match(text, m.end()) or _DENIED_AFTER.match(text, m.end()):
             continue
+        if _ACT_VERB.match(m.group(0)) and _OTHER_ONLY.search(
+            text, max(0, m.start() - 60), m.start()
+        ):
+            continue  # "only the records team can delete a closed ticket": another's act
+        if _SO_ARE.search(text, max(0, m.start() - 240), m.start()):
+            continue  # "card numbers are masked, and so are session cookies": kept back too
+        if not _ACT_VERB.match(m.group(0)) and _held_protected(text, m.start()):
+            continue  # "images can contain credentials: they are encrypted at rest"
         if _ACT_VERB.match(m.group(0)) and _ASKED_TO.search(
             text, max(0, m.start() - 60), m.start()
         ):
@@ -3199,6 +3415,27 @@ def _shielded(text: str, at: int) -> bool:
         or _NOT_ASKED.search(text, start, max(end, next_end))
         or _WARNED.search(sentence)
     )
+
+
+_SO_ARE = re.compile(
+    r"\b(?:masked|redacted|encrypted|hashed|refused|rejected|blocked|denied|excluded|omitted|"
+    r"withheld|removed|stripped|filtered out|left out)\b[^.;!?\n]{0,80}?[,\s]\s*(?:and\s+)?"
+    r"(?:so|as|nor|likewise)\s+(?:are|is|were|was)\b[^.;!?\n]{0,160}$"
+)
+"""The thing named after "..., and so are" shares the protection told before it."""
+
+
+_HELD_PROTECTED = re.compile(
+    r"\b(?:contains?|holds?|includes?|carr(?:y|ies)|may have|can have)\b[^.;!?\n:]{0,100}:\s*"
+    r"(?:they|it|these|those|such \w+|the \w+)\s+(?:are|is)\s+(?:\w+\s+)?"
+    r"(?:encrypted|masked|redacted|hashed|tokeni[sz]ed)\b"
+)
+"""Data a thing may hold, told with how it is protected."""
+
+
+def _held_protected(text: str, at: int) -> bool:
+    start, end = _sentence_bounds(text, at, ".;!?")  # the colon may end a read line
+    return any(mm.start() < at < mm.end() for mm in _HELD_PROTECTED.finditer(text, start, end))
 
 
 _DENIED_AFTER = re.compile(
@@ -3480,9 +3717,32 @@ def known_locator(locator: str, known: frozenset[str]) -> bool:
     return all(known_place(h, known) for h in hosts)
 
 
-_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2}[\w.-]{0,2}){4,}")
+_PERCENT_RUN = re.compile(
+    r"(?:%[0-9A-Fa-f]{2}[\w.-]{0,2}){4,}"
+    r"|(?<![\w.~'%-])[\w.~'-]{0,40}(?:%(?:2[0-9A-Fa-f]|3[A-Fa-f]|0[9ADad])[\w.~'-]{0,40}){3,}"
+)
 _WORDY = re.compile(r"[A-Za-z]{3,}")
-"""Text spelled in percent escapes: "%73%65%6E%64" is "send"; a %20 in a link is not a run."""
+"""Text spelled in percent escapes: "%73%65%6E%64" is "send", and prose whose spaces and
+stops are escapes ("Skip%20the%20review%2E"); a %20 in a link is not a run."""
+
+
+_TOKEN_END = re.compile(r"\s")
+
+
+def _percent_prose(sentence: str) -> Iterator[str]:
+    """The decoded percent runs of ``sentence`` that are outside links and read as words."""
+    text = sentence[:MAX_DELTA_CHARS]
+    for m in _PERCENT_RUN.finditer(text):
+        # the whitespace-bounded word around the run, looked for within a bounded reach
+        reach = max(0, m.start() - 2048)
+        lo = max(text.rfind(c, reach, m.start()) for c in " \n\t") + 1 or reach
+        hi = _TOKEN_END.search(text, m.end(), m.end() + 2048)
+        token = text[lo : hi.start() if hi else m.end() + 2048]
+        if "://" in token or token.startswith("/") or ("?" in token and "=" in token):
+            continue  # a link's path or query: spaces there are escaped by design
+        plain = urllib.parse.unquote(m.group(0), errors="replace")
+        if _WORDY.search(plain):
+            yield m.group(0)
 
 
 _BAN = re.compile(r"\b(?:do not|don't|never) (\w+)")
@@ -3641,6 +3901,20 @@ def _agents_named(raw: list[str]) -> bool:
 
 
 _ANY_AGENT = re.compile(r"\bagents?\b", re.I)
+_SOFTWARE_AGENT = re.compile(
+    r"\b(?:management|monitoring|endpoint|edr|xdr|mdm|backup|sensor|ssh|build|update|install|"
+    r"deployment|collection|collector|logging|telemetry|device|host|software|patch|security|"
+    r"inventory|antivirus|av|puppet|chef|datadog|zabbix|crowdstrike|osquery|wazuh)[ -]agents?\b"
+    r"|\b(?:reported|sent|collected|installed|gathered|read|measured|recorded|detected|seen) "
+    r"by (?:the |an? |its |their )?agents?\b"
+)
+
+
+def _software_agents(text: str) -> bool:
+    """Every "agent" in ``text`` is a program on a machine ("the EDR agent", "reported by
+    the agent"), not the model being addressed."""
+    named = len(_SOFTWARE_AGENT.findall(text))
+    return named > 0 and named == len(_ANY_AGENT.findall(text))
 
 
 def _orders(pattern: re.Pattern[str], r: _Read) -> list[str]:
@@ -3649,9 +3923,18 @@ def _orders(pattern: re.Pattern[str], r: _Read) -> list[str]:
     quiet = pattern in (_CONDITION, _ADDRESSEE, _IMPERATIVE, _MAKE_SURE)
     found = [h for h in _hits(pattern, r.steering if quiet else live) if _touches(h, r.added)]
     if pattern is _CONDITION:
-        found = [h for h in found if not _only_when_before(h, live) and not _what_follows(h, live)]
+        found = [
+            h
+            for h in found
+            if not _only_when_before(h, live)
+            and not _what_follows(h, live)
+            and not _error_case(h, live)
+        ]
     if pattern is _ADDRESSEE and re.search(r"\bagents?\b", d.old_text):
         # "for the agent to review": the server's own word for its people.
+        found = [h for h in found if h.casefold() not in ("agent", "agents")]
+    if pattern is _ADDRESSEE and _software_agents(live):
+        # "as reported by the management agent": a program on a host, not the model.
         found = [h for h in found if h.casefold() not in ("agent", "agents")]
     if pattern is _ADDRESSEE and _agents_named(d.raw):
         # "the tone TicketHive agents use": a named organisation's people, not the model.
@@ -3794,11 +4077,10 @@ def _entity_signals(d: Delta, text: str, added: set[str], known: frozenset[str])
         if _touches(_fold(sentence[run.start : run.end]), added)
     ]
     encoded += [
-        f"percent-encoding: {plain[:40]}"
+        f"percent-encoding: {urllib.parse.unquote(run, errors='replace')[:40]}"
         for sentence in d.raw
-        for m in _PERCENT_RUN.finditer(sentence[:MAX_DELTA_CHARS])
-        if _touches(_fold(m.group(0)), added)
-        and _WORDY.search(plain := urllib.parse.unquote(m.group(0), errors="replace"))
+        for run in _percent_prose(sentence)
+        if _touches(_fold(run), added)
     ]
     if encoded:
         out.append(Signal("entity", tuple(encoded)))
