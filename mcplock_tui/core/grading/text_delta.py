@@ -943,26 +943,25 @@ def _ban_lifted(old: str, new: str) -> str | None:
     gone = [x for x in _sentences(old)[:_MAX_RULES] if _BAN_WORD.search(x) and x not in new]
     if not gone:
         return None
-    fresh = [x for x in _sentences(new)[:_MAX_RULES] if x not in old]
+    fresh = [
+        (x, len(_BAN_WORD.findall(x)), _content_roots(x))
+        for x in _sentences(new)[:_MAX_RULES]
+        if x not in old
+    ]
     for was in gone:
         roots = _content_roots(_BAN_WORD.sub(" ", was))
-        bans = len(_BAN_WORD.findall(was))
         if len(roots) < 3:
             continue
-        for now in fresh:
-            if len(_BAN_WORD.findall(now)) >= bans:
+        bans = len(_BAN_WORD.findall(was))
+        refused = "refused" in was or "blocked" in was or "rejected" in was
+        # The act the ban held back, to be found told plainly: "never shown" -> "shown ... if".
+        verbs = {m.group(1) for m in _BANNED_VERB.finditer(was)}
+        for now, now_bans, now_roots in fresh:
+            if now_bans >= bans or len(roots & now_roots) < 0.6 * len(roots):
                 continue
-            kept = roots & _content_roots(now)
-            if len(kept) < 0.6 * len(roots) or not _LEAVE_OR_CONDITION.search(now):
+            if not _LEAVE_OR_CONDITION.search(now):
                 continue
-            # The act the ban held back, now told plainly: "never shown" -> "shown ... if".
-            verbs = {m.group(1) for m in _BANNED_VERB.finditer(was)}
-            if (
-                "refused" in was
-                or "blocked" in was
-                or "rejected" in was
-                or any(re.search(r"\b" + v + r"\b", now) for v in verbs)
-            ):
+            if refused or any(re.search(r"\b" + v + r"\b", now) for v in verbs):
                 return now.strip()[:60]
     return None
 
@@ -983,14 +982,17 @@ def _approver_dropped(old: str, new: str) -> str | None:
     gone = [x for x in gone if re.search(r"\b(?:and|both|plus)\b", x)]
     if not gone:
         return None
-    fresh = [x for x in _sentences(new)[:_MAX_RULES] if x not in old and _APPROVAL.search(x)]
+    fresh = [
+        _content_roots(x)
+        for x in _sentences(new)[:_MAX_RULES]
+        if x not in old and _APPROVAL.search(x)
+    ]
     for was in gone:
         roots = _content_roots(was)
         near: set[str] = set()
         for m in _APPROVAL.finditer(was):
             near |= _content_roots(was[max(0, m.start() - 100) : m.end() + 100])
-        for now in fresh:
-            have = _content_roots(now)
+        for have in fresh:
             lost, gained = roots - have, have - roots
             if lost and not gained and lost <= near and len(roots & have) >= 0.6 * len(roots):
                 return ", ".join(sorted(lost))[:60]
@@ -3896,8 +3898,13 @@ _NAMED_AGENTS = re.compile(r"(?<=[a-z,] )(?!AI\b)[A-Z][A-Za-z]{2,}(?: [A-Z][A-Za
 
 def _agents_named(raw: list[str]) -> bool:
     """Every "agent" the new sentences mention belongs to a named organisation."""
-    named = sum(len(_NAMED_AGENTS.findall(x)) for x in raw)
-    return named > 0 and named == sum(len(_ANY_AGENT.findall(x)) for x in raw)
+    return _every_agent(_NAMED_AGENTS, raw)
+
+
+def _every_agent(kind: re.Pattern[str], texts: Sequence[str]) -> bool:
+    """``texts`` mention an agent, and every mention is one ``kind`` matches."""
+    named = sum(len(kind.findall(x)) for x in texts)
+    return named > 0 and named == sum(len(_ANY_AGENT.findall(x)) for x in texts)
 
 
 _ANY_AGENT = re.compile(r"\bagents?\b", re.I)
@@ -3913,8 +3920,7 @@ _SOFTWARE_AGENT = re.compile(
 def _software_agents(text: str) -> bool:
     """Every "agent" in ``text`` is a program on a machine ("the EDR agent", "reported by
     the agent"), not the model being addressed."""
-    named = len(_SOFTWARE_AGENT.findall(text))
-    return named > 0 and named == len(_ANY_AGENT.findall(text))
+    return _every_agent(_SOFTWARE_AGENT, [text])
 
 
 def _orders(pattern: re.Pattern[str], r: _Read) -> list[str]:
