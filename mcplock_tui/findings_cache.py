@@ -78,7 +78,7 @@ def _path(folder: Path) -> Path:
     return folder / f"findings-{fingerprint()[:24]}.json"
 
 
-def _secret(folder: Path, *, create: bool) -> bytes | None:
+def cache_secret(folder: Path, *, create: bool) -> bytes | None:
     path = folder / KEY_FILE
     try:
         data = read_bytes_nofollow(path)
@@ -98,7 +98,7 @@ def _secret(folder: Path, *, create: bool) -> bytes | None:
     return data
 
 
-def _mac(secret: bytes, body: bytes) -> str:
+def body_mac(secret: bytes, body: bytes) -> str:
     return hmac.new(secret, body, hashlib.sha256).hexdigest()
 
 
@@ -108,12 +108,12 @@ def load() -> ScanMemo:
     if folder is None:
         return ScanMemo()
     try:
-        secret = _secret(folder, create=False)
+        secret = cache_secret(folder, create=False)
         raw = read_bytes_nofollow(_path(folder)) if secret is not None else b""
     except (OSError, SymlinkError):  # a link planted in the folder is not followed
         return ScanMemo()
     mac, _, body = raw.partition(b"\n")
-    if secret is None or not hmac.compare_digest(mac, _mac(secret, body).encode("ascii")):
+    if secret is None or not hmac.compare_digest(mac, body_mac(secret, body).encode("ascii")):
         return ScanMemo()
     try:
         doc = json.loads(body)
@@ -207,11 +207,11 @@ def save(memo: ScanMemo) -> None:
     }
     body = json.dumps(doc, ensure_ascii=True, separators=(",", ":"))
     try:
-        secret = _secret(folder, create=True)
+        secret = cache_secret(folder, create=True)
         if secret is None:
             return
         path = _path(folder)
-        write_text_atomic(path, _mac(secret, body.encode("ascii")) + "\n" + body, mode=0o600)
+        write_text_atomic(path, body_mac(secret, body.encode("ascii")) + "\n" + body, mode=0o600)
         for stale in folder.glob("findings-*.json"):
             if stale != path:  # written by other analysis code: never read again
                 stale.unlink(missing_ok=True)

@@ -184,7 +184,10 @@ def exclusive_lock(path: Path) -> Iterator[None]:
 
 
 def read_lockfile(path: Path) -> lf.Lockfile:
-    """Read and verify; a missing file raises FileNotFoundError, anything else LockfileError."""
+    """Read and verify; a missing file raises FileNotFoundError, anything else LockfileError.
+
+    Bytes read and verified before come back from :mod:`mcplock_tui.lock_memo`.
+    """
     try:
         raw = read_bytes_nofollow(path)
     except FileNotFoundError:
@@ -193,6 +196,12 @@ def read_lockfile(path: Path) -> lf.Lockfile:
         raise LockfileError(str(exc)) from None
     except OSError as exc:
         raise LockfileError(f"{path}: cannot read: {exc.strerror}") from None
+    from mcplock_tui import lock_memo  # it reads and writes through this module
+
+    digest = lock_memo.bytes_digest(raw)
+    known = lock_memo.recall(digest)
+    if known is not None:  # these exact bytes were read and verified before
+        return known
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -200,7 +209,9 @@ def read_lockfile(path: Path) -> lf.Lockfile:
     del raw  # each is the size of the file: neither is needed while the pins are decoded
     doc = parse_toml(text, str(path))
     del text
-    return lf.decode(doc, str(path), consume=True)  # the document is freed as it is read
+    lock = lf.decode(doc, str(path), consume=True)  # the document is freed as it is read
+    lock_memo.remember(digest, lock)
+    return lock
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -227,10 +238,12 @@ def private_dir(folder: Path) -> None:
         os.chmod(path, 0o700)  # mkdir's mode is filtered by the umask
 
 
-def write_text_atomic(path: Path, text: str | Iterable[str], *, mode: int | None = None) -> None:
+def write_text_atomic(
+    path: Path, text: str | bytes | Iterable[str], *, mode: int | None = None
+) -> None:
     """Temp file in the same folder, fsync, ``os.replace``: readers see old or new, never half.
 
-    ``text`` may come in pieces (a large report), written as they come.
+    ``text`` may come in pieces (a large report), written as they come, or as bytes.
 
     ``mode`` fixes the file's permissions (0600 for private files); by default an existing
     file keeps its mode and a new one gets 0644.
@@ -238,13 +251,19 @@ def write_text_atomic(path: Path, text: str | Iterable[str], *, mode: int | None
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            if isinstance(text, str):
-                handle.write(text)
-            else:
-                handle.writelines(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+        if isinstance(text, bytes):
+            with os.fdopen(fd, "wb") as raw:
+                raw.write(text)
+                raw.flush()
+                os.fsync(raw.fileno())
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+                if isinstance(text, str):
+                    handle.write(text)
+                else:
+                    handle.writelines(text)
+                handle.flush()
+                os.fsync(handle.fileno())
         if mode is None:
             with contextlib.suppress(OSError):  # mkstemp makes 0600; keep the old mode or 0644
                 os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
