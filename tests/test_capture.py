@@ -581,3 +581,39 @@ async def test_a_lent_pin_holds_each_unchanged_item_as_its_live_object(
         "files", fresh, result.surface
     )
     assert len(diff_surfaces("files", pinned, result.surface)) == 2
+
+
+async def test_an_item_shared_with_its_pin_is_not_walked_again_for_depth(
+    tmp_path: Path, log_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Equal canonical JSON to a pin that passed the depth bound is within it: only the
+    initialize result, the changed items and those never shared (prompts) are walked."""
+    from mcplock_tui import storage
+    from mcplock_tui.core import lockfile as lf
+    from mcplock_tui.core import surface as surface_mod
+
+    defs_path = write_defs(tmp_path / "defs.json")
+    spec = stdio_spec("files", defs_path)
+    first = await capture(spec, log_dir)
+    assert first.surface is not None
+    lock = storage.loads(storage.dumps(lf.Lockfile({"files": lf.ServerPin(first.surface)})))
+    defs = default_defs()
+    defs["tools"][3]["description"] += " Also deletes it."
+    write_defs(defs_path, tools=defs["tools"])
+    walked: list[object] = []
+    real = surface_mod.depth_exceeds
+
+    def counted(value: object, limit: int) -> bool:
+        walked.append(value)
+        return real(value, limit)
+
+    monkeypatch.setattr(surface_mod, "depth_exceeds", counted)
+    result = await capture_one(
+        spec, timeout=3.0, log_dir=log_dir, pinned=lock.servers["files"].surface
+    )
+    assert result.surface is not None
+    names = {item.get("name") for item in walked if isinstance(item, dict)}
+    assert defs["tools"][3]["name"] in names
+    assert not names & {t["name"] for i, t in enumerate(defs["tools"]) if i != 3}
+    expected = 1 + 1 + len(defs.get("prompts", []))  # initialize, the changed tool, prompts
+    assert len(walked) == expected

@@ -102,6 +102,8 @@ class _Progress:
     initialize: dict[str, Any] | None = None
     lists: dict[str, list[Any]] = field(default_factory=dict)
     complete: bool = False
+    shared: set[int] = field(default_factory=set)
+    """``id`` of each listed item found equal to its pin (see ``share_unchanged``)."""
 
 
 def _check_target(spec: ServerSpec) -> None:
@@ -272,7 +274,7 @@ async def _list_everything(
             kind = _SHARED.get(key)
             share = None
             if pinned is not None and kind is not None:
-                share = partial(share_unchanged, pinned, kind)
+                share = partial(share_unchanged, pinned, kind, shared=progress.shared)
             lists[key] = await _list_all(call, tap, method, key, progress, warnings, share)
     if lists.get("prompts"):
         progress.phase = "prompts/get"
@@ -406,6 +408,7 @@ async def capture_one(
             resources=progress.lists.get("resources", ()),
             resource_templates=progress.lists.get("resourceTemplates", ()),
             warnings=warnings,
+            within_depth=progress.shared,
         )
     except SurfaceError as exc:
         return failed("protocol", str(exc))

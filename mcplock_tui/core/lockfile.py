@@ -172,7 +172,9 @@ def _hashed(kind: Kind, item: Mapping[str, JSON]) -> Mapping[str, JSON]:
     return HashedItem(item, hashes["hash"], hashes)
 
 
-def share_unchanged(pinned: Surface, kind: Kind, live: Iterable[object]) -> None:
+def share_unchanged(
+    pinned: Surface, kind: Kind, live: Iterable[object], shared: set[int] | None = None
+) -> None:
     """Put each live item whose definition equals its pinned one in the pinned item's place.
 
     Capture calls this page by page, so a check never holds an unchanged item twice (at
@@ -180,7 +182,9 @@ def share_unchanged(pinned: Surface, kind: Kind, live: Iterable[object]) -> None
     live twin arrives, and the diff finds the two sides to be one object. The live object is
     the one kept (the scan memo keys on its key order). Only equal canonical JSON counts, so
     what the pinned surface means never changes, whatever the live items hold; an item
-    whose key capture gives another name (a duplicate) is merely not shared.
+    whose key capture gives another name (a duplicate) is merely not shared. ``shared``
+    collects the ``id`` of each live item shared: it is as deep as its pin, which was read
+    within the depth bound, so assembling the surface need not walk it again.
     """
     items = pinned.items(kind)
     if not items or type(items) is not dict:
@@ -199,6 +203,8 @@ def share_unchanged(pinned: Surface, kind: Kind, live: Iterable[object]) -> None
             continue
         if digest_text(text) == old.digest:
             items[key] = item
+            if shared is not None:
+                shared.add(id(item))
 
 
 def _encode_item(kind: Kind, item: Mapping[str, JSON]) -> dict[str, Any]:

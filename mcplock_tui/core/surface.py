@@ -8,7 +8,7 @@ malformed or duplicated definition is exactly what a reviewer needs to see.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from mcplock_tui.core.model import JSON, Kind, Surface
@@ -50,13 +50,20 @@ KEY_FIELD: dict[Kind, str] = {
 
 
 def key_items(
-    kind: Kind, raw_items: Iterable[JSON], warnings: list[str]
+    kind: Kind,
+    raw_items: Iterable[JSON],
+    warnings: list[str],
+    within_depth: Collection[int] = (),
 ) -> dict[str, dict[str, JSON]]:
-    """Key a raw list; malformed and duplicate entries get ``<kind #N>`` / ``name#2`` keys."""
+    """Key a raw list; malformed and duplicate entries get ``<kind #N>`` / ``name#2`` keys.
+
+    ``within_depth`` holds the ``id`` of items known to be within the depth bound (equal to
+    a pinned item that passed it): they are not walked again.
+    """
     keyed: dict[str, dict[str, JSON]] = {}
     field = KEY_FIELD[kind]
     for index, raw in enumerate(raw_items):
-        if depth_exceeds(raw, MAX_DEPTH):
+        if id(raw) not in within_depth and depth_exceeds(raw, MAX_DEPTH):
             raise SurfaceError(
                 f"{kind.value} at position {index} is nested more than {MAX_DEPTH} levels deep; "
                 "refusing to analyse this server"
@@ -87,8 +94,10 @@ def build_surface(
     resources: Iterable[JSON] = (),
     resource_templates: Iterable[JSON] = (),
     warnings: list[str] | None = None,
+    within_depth: Collection[int] = (),
 ) -> Surface:
-    """Assemble a surface from raw ``initialize`` and ``*/list`` results."""
+    """Assemble a surface from raw ``initialize`` and ``*/list`` results (``within_depth``:
+    see :func:`key_items`)."""
     warns = warnings if warnings is not None else []
     init = dict(initialize_result or {})
     if depth_exceeds(init, MAX_DEPTH):
@@ -109,8 +118,10 @@ def build_surface(
     return Surface(
         server=server,
         instructions=instructions,
-        tools=key_items(Kind.TOOL, tools, warns),
-        prompts=key_items(Kind.PROMPT, prompts, warns),
-        resources=key_items(Kind.RESOURCE, resources, warns),
-        resource_templates=key_items(Kind.RESOURCE_TEMPLATE, resource_templates, warns),
+        tools=key_items(Kind.TOOL, tools, warns, within_depth),
+        prompts=key_items(Kind.PROMPT, prompts, warns, within_depth),
+        resources=key_items(Kind.RESOURCE, resources, warns, within_depth),
+        resource_templates=key_items(
+            Kind.RESOURCE_TEMPLATE, resource_templates, warns, within_depth
+        ),
     )
