@@ -64,7 +64,7 @@ def memo_path(folder: Path, digest: str) -> Path:
     return folder / f"{_PREFIX}{_code()[:16]}-{digest[:32]}.bin"
 
 
-def _signed(digest: str, body: bytes) -> bytes:
+def _signed(digest: str, body: bytes | memoryview) -> bytes:
     return f"{digest}\0{_code()}\0".encode("ascii") + body
 
 
@@ -84,12 +84,20 @@ def recall(digest: str) -> Lockfile | None:
         raw = read_bytes_nofollow(memo_path(folder, digest))
     except (OSError, SymlinkError):
         return None
-    mac, _, body = raw.partition(b"\n")
-    if not hmac.compare_digest(mac, body_mac(secret, _signed(digest, body)).encode("ascii")):
+    cut = raw.find(b"\n")
+    body = memoryview(raw)[cut + 1 :]  # a view: the body is most of the file, not copied
+    if cut < 0 or not hmac.compare_digest(
+        raw[:cut], body_mac(secret, _signed(digest, body)).encode("ascii")
+    ):
         return None
     try:
-        return _lockfile(marshal.loads(body))
-    except (ValueError, TypeError, EOFError, KeyError, IndexError):  # not what remember wrote
+        data = marshal.loads(body)
+    except (ValueError, TypeError, EOFError):
+        return None
+    del body, raw
+    try:
+        return _lockfile(data)
+    except (ValueError, TypeError, KeyError, IndexError):  # not what remember wrote
         return None
 
 
@@ -150,13 +158,24 @@ def _digest(item: object) -> str:
     return item.digest
 
 
+def _hashed(rows: list[tuple[str, dict[str, Any], str]]) -> dict[str, HashedItem]:
+    """The rows as pinned items, each row freed once its item is made (a ``HashedItem``
+    copies the top level), so the memo's copy and the result never live whole at once."""
+    rows.reverse()
+    out: dict[str, HashedItem] = {}
+    while rows:
+        key, item, digest = rows.pop()
+        out[key] = HashedItem(item, digest)
+    return out
+
+
 def _lockfile(data: Any) -> Lockfile:
     version, head, servers = data
     if version != FORMAT:
         raise ValueError("another memo format")
     pins: dict[str, ServerPin] = {}
     for name, (server, server_digest), instructions, lists, rejected in servers:
-        items = [{key: HashedItem(item, d) for key, item, d in rows} for rows in lists]
+        items = [_hashed(rows) for rows in lists]
         by_kind = dict(zip(ITEM_KINDS, items, strict=True))
         surface = Surface(
             server=HashedItem(server, server_digest),
