@@ -13,8 +13,10 @@ under the folder's private key, so a memo edited, forged, copied from another ma
 renamed to another digest fails and is ignored (it costs a full read, nothing else). Only
 a read that verified is kept. The fingerprint covers the reading code (the analysis core,
 ``storage``, ``toml_fast`` and this module): a memo made by other code is never read.
-The body is ``marshal`` data, loaded only after its HMAC checked; it holds plain JSON
-values, strings and integers, with each item's key order as read.
+The body is a run of length-prefixed ``marshal`` records (the HMAC follows them), loaded
+only after the HMAC checked; they hold plain JSON values, strings and integers, with each
+item's key order as read, and are written one batch of items at a time, so keeping a read
+never holds a second copy of the whole lockfile.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import marshal
+import struct
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -29,8 +33,8 @@ from typing import Any
 from mcplock_tui.core.canonical import HashedItem
 from mcplock_tui.core.lockfile import Lockfile, LogHead, Rejection, ServerPin
 from mcplock_tui.core.model import ITEM_KINDS, Kind, Surface
-from mcplock_tui.findings_cache import body_mac, cache_dir, cache_secret, fingerprint
-from mcplock_tui.storage import SymlinkError, read_bytes_nofollow, write_text_atomic
+from mcplock_tui.findings_cache import cache_dir, cache_secret, fingerprint
+from mcplock_tui.storage import SymlinkError, read_bytes_nofollow, write_bytes_atomic
 
 __all__ = ["MAX_FILES", "bytes_digest", "cache_dir", "memo_path", "recall", "remember"]
 
@@ -38,6 +42,10 @@ FORMAT = 1
 MAX_FILES = 8
 """Memos kept at once (one per lockfile version read lately); the oldest go first."""
 _PREFIX = "lock-"
+_BATCH = 512
+"""Items per record: a write copies one batch's top levels at a time."""
+_LENGTH = struct.Struct(">I")
+_MAC_CHARS = 64
 
 
 @cache
@@ -64,8 +72,12 @@ def memo_path(folder: Path, digest: str) -> Path:
     return folder / f"{_PREFIX}{_code()[:16]}-{digest[:32]}.bin"
 
 
-def _signed(digest: str, body: bytes | memoryview) -> bytes:
-    return f"{digest}\0{_code()}\0".encode("ascii") + body
+def _mac(secret: bytes, digest: str, pieces: Iterable[bytes | memoryview]) -> bytes:
+    """HMAC-SHA256 over the lockfile digest, the code fingerprint and the body, as hex."""
+    mac = hmac.new(secret, f"{digest}\0{_code()}\0".encode("ascii"), hashlib.sha256)
+    for piece in pieces:
+        mac.update(piece)
+    return mac.hexdigest().encode("ascii")
 
 
 def _folder() -> Path | None:
@@ -84,21 +96,15 @@ def recall(digest: str) -> Lockfile | None:
         raw = read_bytes_nofollow(memo_path(folder, digest))
     except (OSError, SymlinkError):
         return None
-    cut = raw.find(b"\n")
-    body = memoryview(raw)[cut + 1 :]  # a view: the body is most of the file, not copied
-    if cut < 0 or not hmac.compare_digest(
-        raw[:cut], body_mac(secret, _signed(digest, body)).encode("ascii")
+    body = memoryview(raw)[:-_MAC_CHARS]  # a view: the body is most of the file, not copied
+    if len(raw) < _MAC_CHARS or not hmac.compare_digest(
+        raw[-_MAC_CHARS:], _mac(secret, digest, (body,))
     ):
         return None
     try:
-        data = marshal.loads(body)
-    except (ValueError, TypeError, EOFError):
-        return None
-    del body, raw
-    try:
-        return _lockfile(data)
-    except (ValueError, TypeError, KeyError, IndexError):  # not what remember wrote
-        return None
+        return _lockfile(_records(body))
+    except (ValueError, TypeError, EOFError, KeyError, IndexError, StopIteration, struct.error):
+        return None  # not what remember wrote
 
 
 def remember(digest: str, lock: Lockfile) -> None:
@@ -108,20 +114,36 @@ def remember(digest: str, lock: Lockfile) -> None:
     if folder is None:
         return
     try:
-        body = marshal.dumps(_plain(lock))
-    except ValueError:  # a value marshal cannot hold: nothing to keep
-        return
-    try:
         secret = cache_secret(folder, create=True)
         if secret is None:
             return
         path = memo_path(folder, digest)
-        write_text_atomic(
-            path, body_mac(secret, _signed(digest, body)).encode() + b"\n" + body, mode=0o600
-        )
+        write_bytes_atomic(path, _signed_body(secret, digest, lock), mode=0o600)
         _prune(folder, keep=path)
-    except (OSError, SymlinkError):
+    except (OSError, SymlinkError, ValueError):  # ValueError: a value marshal cannot hold
         return
+
+
+def _signed_body(secret: bytes, digest: str, lock: Lockfile) -> Iterator[bytes]:
+    """The records, each as it is made (no copy of the whole lockfile at once), then the MAC."""
+    mac = hmac.new(secret, f"{digest}\0{_code()}\0".encode("ascii"), hashlib.sha256)
+    for record in _plain(lock):
+        data = marshal.dumps(record)
+        piece = _LENGTH.pack(len(data)) + data
+        mac.update(piece)
+        yield piece
+    yield mac.hexdigest().encode("ascii")
+
+
+def _records(body: memoryview) -> Iterator[Any]:
+    at = 0
+    while at < len(body):
+        (size,) = _LENGTH.unpack_from(body, at)
+        at += _LENGTH.size
+        if at + size > len(body):
+            raise ValueError("a record runs past the end")
+        yield marshal.loads(body[at : at + size])
+        at += size
 
 
 def _prune(folder: Path, keep: Path) -> None:
@@ -137,19 +159,26 @@ def _prune(folder: Path, keep: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-def _plain(lock: Lockfile) -> tuple[Any, ...]:
+def _plain(lock: Lockfile) -> Iterator[Any]:
+    """The lockfile as records: a head, then per server its own record and its items in
+    batches (top-level copies of a batch at a time: a ``HashedItem`` is not marshalled)."""
     head = None if lock.log_head is None else (lock.log_head.seq, lock.log_head.head)
-    servers = []
+    yield (FORMAT, head, len(lock.servers))
     for name, pin in lock.servers.items():
         surface = pin.surface
-        lists = [
-            [(key, dict(item), _digest(item)) for key, item in surface.items(kind).items()]
-            for kind in ITEM_KINDS
-        ]
+        counts = [len(surface.items(kind)) for kind in ITEM_KINDS]
         rejected = [(r.kind.value, r.name, r.hash, r.note) for r in pin.rejected]
         server = (dict(surface.server), _digest(surface.server))
-        servers.append((name, server, surface.instructions, lists, rejected))
-    return (FORMAT, head, servers)
+        yield (name, server, surface.instructions, rejected, counts)
+        for kind in ITEM_KINDS:
+            batch: list[tuple[str, dict[str, Any], str]] = []
+            for key, item in surface.items(kind).items():
+                batch.append((key, dict(item), _digest(item)))
+                if len(batch) == _BATCH:
+                    yield batch
+                    batch = []
+            if batch:
+                yield batch
 
 
 def _digest(item: object) -> str:
@@ -158,25 +187,20 @@ def _digest(item: object) -> str:
     return item.digest
 
 
-def _hashed(rows: list[tuple[str, dict[str, Any], str]]) -> dict[str, HashedItem]:
-    """The rows as pinned items, each row freed once its item is made (a ``HashedItem``
-    copies the top level), so the memo's copy and the result never live whole at once."""
-    rows.reverse()
-    out: dict[str, HashedItem] = {}
-    while rows:
-        key, item, digest = rows.pop()
-        out[key] = HashedItem(item, digest)
-    return out
-
-
-def _lockfile(data: Any) -> Lockfile:
-    version, head, servers = data
+def _lockfile(records: Iterator[Any]) -> Lockfile:
+    version, head, count = next(records)
     if version != FORMAT:
         raise ValueError("another memo format")
     pins: dict[str, ServerPin] = {}
-    for name, (server, server_digest), instructions, lists, rejected in servers:
-        items = [_hashed(rows) for rows in lists]
-        by_kind = dict(zip(ITEM_KINDS, items, strict=True))
+    for _ in range(count):
+        name, (server, server_digest), instructions, rejected, counts = next(records)
+        by_kind: dict[Kind, dict[str, Mapping[str, Any]]] = {}
+        for kind, wanted in zip(ITEM_KINDS, counts, strict=True):
+            items: dict[str, Mapping[str, Any]] = {}
+            while len(items) < wanted:
+                for key, item, digest in next(records):
+                    items[key] = HashedItem(item, digest)
+            by_kind[kind] = items
         surface = Surface(
             server=HashedItem(server, server_digest),
             instructions=instructions,
@@ -187,5 +211,7 @@ def _lockfile(data: Any) -> Lockfile:
         )
         refused = tuple(Rejection(Kind(k), n, h, note) for k, n, h, note in rejected)
         pins[name] = ServerPin(surface=surface, rejected=refused)
+    if next(records, None) is not None:
+        raise ValueError("records after the last server")
     log_head = None if head is None else LogHead(seq=head[0], head=head[1])
     return Lockfile(servers=pins, log_head=log_head)

@@ -238,32 +238,32 @@ def private_dir(folder: Path) -> None:
         os.chmod(path, 0o700)  # mkdir's mode is filtered by the umask
 
 
-def write_text_atomic(
-    path: Path, text: str | bytes | Iterable[str], *, mode: int | None = None
-) -> None:
+def write_text_atomic(path: Path, text: str | Iterable[str], *, mode: int | None = None) -> None:
     """Temp file in the same folder, fsync, ``os.replace``: readers see old or new, never half.
 
-    ``text`` may come in pieces (a large report), written as they come, or as bytes.
+    ``text`` may come in pieces (a large report), written as they come, in UTF-8.
 
     ``mode`` fixes the file's permissions (0600 for private files); by default an existing
     file keeps its mode and a new one gets 0644.
     """
+    pieces = (text,) if isinstance(text, str) else text
+    write_bytes_atomic(path, (piece.encode("utf-8") for piece in pieces), mode=mode)
+
+
+def write_bytes_atomic(
+    path: Path, data: bytes | Iterable[bytes], *, mode: int | None = None
+) -> None:
+    """:func:`write_text_atomic` for bytes, which may come in pieces too."""
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
-        if isinstance(text, bytes):
-            with os.fdopen(fd, "wb") as raw:
-                raw.write(text)
-                raw.flush()
-                os.fsync(raw.fileno())
-        else:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                if isinstance(text, str):
-                    handle.write(text)
-                else:
-                    handle.writelines(text)
-                handle.flush()
-                os.fsync(handle.fileno())
+        with os.fdopen(fd, "wb") as handle:
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                handle.writelines(data)
+            handle.flush()
+            os.fsync(handle.fileno())
         if mode is None:
             with contextlib.suppress(OSError):  # mkstemp makes 0600; keep the old mode or 0644
                 os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
