@@ -143,7 +143,9 @@ def test_memo_files_are_private_and_bounded(
 ) -> None:
     for n in range(lock_memo.MAX_FILES + 3):
         path = tmp_path / f"l{n}.lock"
-        tools = [{"name": f"t{n}", "description": "x", "inputSchema": {"type": "object"}}]
+        tools: list[dict[str, object]] = [
+            {"name": f"t{n}", "description": "x", "inputSchema": {"type": "object"}}
+        ]
         storage.write_lockfile(path, make_lock(tools))
         storage.read_lockfile(path)
     files = _memo_files()
