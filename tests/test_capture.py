@@ -542,9 +542,11 @@ def test_capture_sync_never_spells_out_what_it_captured(
 # --- a pinned surface lent to capture ---------------------------------------------------
 
 
-async def test_a_lent_pin_holds_each_unchanged_item_as_its_live_object(
+async def test_a_live_surface_holds_each_unchanged_item_as_its_pinned_object(
     tmp_path: Path, log_dir: Path
 ) -> None:
+    """The pinned object, which carries the digest it was verified against, is kept on both
+    sides: the diff finds them one object and the scan memo keys on that digest."""
     from mcplock_tui import storage
     from mcplock_tui.core import lockfile as lf
     from mcplock_tui.core.canonical import HashedItem
@@ -570,11 +572,11 @@ async def test_a_lent_pin_holds_each_unchanged_item_as_its_live_object(
     for kind in LIST_KEYS:
         live = result.surface.items(kind)
         for key, item in pinned.items(kind).items():
-            assert item == before[kind][key]  # what the pin says never changes
+            assert item is before[kind][key]  # what the pin says never changes
+            assert type(item) is HashedItem
             shared = item is live.get(key)
             # prompts gain their messages after listing: never shared
             assert shared == (kind is not Kind.PROMPT and (kind, key) not in changed), (kind, key)
-            assert shared or type(item) is HashedItem
     # The diff is the one of the unlent pin.
     fresh = storage.loads(storage.dumps(lock)).servers["files"].surface
     assert diff_surfaces("files", pinned, result.surface) == diff_surfaces(

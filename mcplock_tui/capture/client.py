@@ -208,9 +208,9 @@ async def _list_all(
             )
         page_items = raw.get(key)
         if isinstance(page_items, list):
-            items.extend(page_items)
             if share is not None:
                 share(page_items)
+            items.extend(page_items)
         else:
             warnings.append(f"the {method} reply has no {key!r} list; nothing taken from it")
         next_cursor = raw.get("nextCursor")

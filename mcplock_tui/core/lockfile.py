@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -173,24 +173,25 @@ def _hashed(kind: Kind, item: Mapping[str, JSON]) -> Mapping[str, JSON]:
 
 
 def share_unchanged(
-    pinned: Surface, kind: Kind, live: Iterable[object], shared: set[int] | None = None
+    pinned: Surface, kind: Kind, live: list[object], shared: set[int] | None = None
 ) -> None:
-    """Put each live item whose definition equals its pinned one in the pinned item's place.
+    """Put each pinned item whose live twin has the same definition in that twin's place.
 
     Capture calls this page by page, so a check never holds an unchanged item twice (at
-    20,000 tools each side is tens of megabytes): the pinned copy is freed as soon as its
-    live twin arrives, and the diff finds the two sides to be one object. The live object is
-    the one kept (the scan memo keys on its key order). Only equal canonical JSON counts, so
-    what the pinned surface means never changes, whatever the live items hold; an item
-    whose key capture gives another name (a duplicate) is merely not shared. ``shared``
-    collects the ``id`` of each live item shared: it is as deep as its pin, which was read
-    within the depth bound, so assembling the surface need not walk it again.
+    20,000 tools each side is tens of megabytes): the live copy is freed as soon as it is
+    found equal, and the diff finds the two sides to be one object. The pinned object is
+    the one kept: it carries the digest it was verified against, which the scan memo keys
+    on. Only equal canonical JSON counts, so the live surface means what the server sent
+    (in the pin's key order); an item whose key capture gives another name (a duplicate)
+    is merely not shared. ``shared`` collects the ``id`` of each item shared: it was read
+    from the lockfile within the depth bound, so assembling the surface need not walk it
+    again.
     """
     items = pinned.items(kind)
     if not items or type(items) is not dict:
         return
     field = KEY_FIELD[kind]
-    for item in live:
+    for index, item in enumerate(live):
         if type(item) is not dict:
             continue
         key = item.get(field)
@@ -202,9 +203,9 @@ def share_unchanged(
         except (RecursionError, ValueError, TypeError):  # refused by capture anyway
             continue
         if digest_text(text) == old.digest:
-            items[key] = item
+            live[index] = old
             if shared is not None:
-                shared.add(id(item))
+                shared.add(id(old))
 
 
 def _encode_item(kind: Kind, item: Mapping[str, JSON]) -> dict[str, Any]:

@@ -1,17 +1,17 @@
 """Detector findings by the exact input of the scan, so unchanged text is scanned once.
 
 ``scan_item(kind, item, context)`` is a pure function: the same kind, the same item (every
-key, in the same order, every value of the same JSON type) and the same context give the
-same findings. A :class:`ScanMemo` maps a digest of exactly those inputs to the findings,
+key and string, every value of the same JSON type, in any key order) and the same context
+give the same findings. A :class:`ScanMemo` maps a digest of exactly those inputs to the findings,
 so a check of a server whose pinned items did not change reads their findings instead of
 running every detector over them again. The memo never decides anything itself: an input
 it has not seen is scanned, and what it holds is what a scan returned.
 
-Which way it fails: a key covers the exact form (``repr``) of the item in its own key order plus
-the scanning server and its foreign tool names in their order, so two inputs that differ
-in any way that could change a finding have different keys (the digest is SHA-256, cut to
-128 bits). Items are decoded JSON (plain dicts, lists, strings, numbers, booleans, None),
-whose ``repr`` is exact; a context that is not JSON gets no memo. Persisting a memo
+Which way it fails: a key covers the item's canonical digest (every character of every
+string, every value's JSON type; not key order, which no detector reads) plus the scanning
+server and its foreign tool names in their order, so two inputs that differ in any way that
+could change a finding have different keys (the digest is SHA-256, cut to 128 bits). A
+pinned item carries its digest already; an item or context that is not JSON gets no memo. Persisting a memo
 (and trusting the place it is kept) is the caller's business; the detector code itself is
 not part of the key, so a persisted memo must be dropped when that code changes
 (see :mod:`mcplock_tui.findings_cache`).
@@ -25,6 +25,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from mcplock_tui.core.canonical import item_digest
 from mcplock_tui.core.model import JSON, Finding, Kind
 
 KEY_CHARS = 32
@@ -63,9 +64,15 @@ class ScanMemo:
             prefix = self._prefix(owner, context)
         except (TypeError, ValueError):  # a context field that is not JSON: no memo
             return None
-        # ``repr`` of decoded JSON is exact: it keeps key order, tells 1, 1.0, True and "1"
-        # apart, and escapes what is not printable; and it is one C call per item.
-        body = f"{kind.value}\n{item!r}".encode("utf-8", "surrogatepass")
+        # The canonical digest tells 1, 1.0, True and "1" apart and keeps every character;
+        # it drops key order only, which no detector reads (``scan_item`` orders its
+        # findings itself). A pinned item carries its digest, so an unchanged item costs
+        # no encoding at all.
+        try:
+            item_hash = item_digest(item)
+        except (RecursionError, ValueError, TypeError):  # not JSON, or too deep: no memo
+            return None
+        body = f"{kind.value}\n{item_hash}".encode("ascii")
         return hashlib.sha256(prefix + body).hexdigest()[:KEY_CHARS]
 
     def get(self, key: str) -> tuple[Finding, ...] | None:

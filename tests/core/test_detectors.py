@@ -207,19 +207,21 @@ POISONED_TOOL: dict[str, Any] = {
 
 def test_scan_item_walks_every_model_visible_string() -> None:
     found = [(f.path, f.code) for f in scan_item(Kind.TOOL, POISONED_TOOL)]
-    assert found == [
-        ("title", "MCPL-INJ-001"),
-        ("annotations.title", "MCPL-INJ-030"),
-        ("x-vendor-note", "MCPL-INJ-003"),
-        ("inputSchema.properties.a.description", "MCPL-INJ-020"),
-        ("inputSchema.properties.sidenote", "MCPL-INJ-070"),
-        ("inputSchema.properties.sidenote.enum[1]", "MCPL-INJ-050"),
-        ("inputSchema.properties.sidenote.enum[1]", "MCPL-INJ-053"),
-        ("inputSchema.properties.mode.anyOf[0].default", "MCPL-INJ-004"),
-        ("inputSchema.properties.list.items.examples[0]", "MCPL-INJ-030"),
-        ("inputSchema.$defs.Inner.title", "MCPL-INJ-001"),
-        ("outputSchema.properties.r.description", "MCPL-INJ-060"),
-    ]
+    assert found == sorted(  # in path order, whatever the item's key order
+        [
+            ("title", "MCPL-INJ-001"),
+            ("annotations.title", "MCPL-INJ-030"),
+            ("x-vendor-note", "MCPL-INJ-003"),
+            ("inputSchema.properties.a.description", "MCPL-INJ-020"),
+            ("inputSchema.properties.sidenote", "MCPL-INJ-070"),
+            ("inputSchema.properties.sidenote.enum[1]", "MCPL-INJ-050"),
+            ("inputSchema.properties.sidenote.enum[1]", "MCPL-INJ-053"),
+            ("inputSchema.properties.mode.anyOf[0].default", "MCPL-INJ-004"),
+            ("inputSchema.properties.list.items.examples[0]", "MCPL-INJ-030"),
+            ("inputSchema.$defs.Inner.title", "MCPL-INJ-001"),
+            ("outputSchema.properties.r.description", "MCPL-INJ-060"),
+        ]
+    )
 
 
 def test_findings_carry_server_kind_and_item() -> None:
@@ -236,9 +238,9 @@ def test_prompt_resource_template_instructions_and_server_items() -> None:
         "arguments": [{"name": "note_to_assistant", "description": "your system prompt"}],
     }
     assert [(f.path, f.code) for f in scan_item(Kind.PROMPT, prompt)] == [
-        ("description", "MCPL-INJ-030"),
-        ("arguments[0].name", "MCPL-INJ-070"),
         ("arguments[0].description", "MCPL-INJ-060"),
+        ("arguments[0].name", "MCPL-INJ-070"),
+        ("description", "MCPL-INJ-030"),
     ]
     resource = {"uri": "file:///home/me/.ssh/id_rsa", "name": "key", "mimeType": "text/plain"}
     assert [(f.path, f.code, f.item) for f in scan_item(Kind.RESOURCE, resource)] == [

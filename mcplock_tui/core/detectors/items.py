@@ -217,4 +217,12 @@ def scan_item(kind: Kind, item: Mapping[str, Any], ctx: ScanContext | None = Non
         context = replace(context, foreign_tools=ForeignTools(context.foreign_tools, (name,)))
     walker = _Walker(context)
     walker.fields(item, _KNOWN[kind])
-    return [replace(f, kind=kind.value, item=name) for f in walker.findings]
+    # One order whatever the item's key order: the findings are a function of what the item
+    # means (its canonical JSON), which lets the scan memo key on the item's digest.
+    found = sorted(walker.findings, key=_finding_order)
+    return [replace(f, kind=kind.value, item=name) for f in found]
+
+
+def _finding_order(f: Finding) -> tuple[str, int, str, int]:
+    start, end = f.span or (-1, -1)
+    return (f.path, start, f.code, end)  # within one text, as its hits are ordered
