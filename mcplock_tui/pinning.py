@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcplock_tui.core.analysis import analyze, foreign_for, surface_findings
-from mcplock_tui.core.lockfile import Lockfile
+from mcplock_tui.core.lockfile import Lockfile, hashed_surface
 from mcplock_tui.core.model import CaptureResult, Finding, Surface
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.core.report import Report
@@ -59,10 +59,10 @@ def plan_pin(
         if result.surface is None:
             failed[name] = result
         elif name not in lock.servers:
-            fresh[name] = result.surface
-            found = surface_findings(
-                name, result.surface, foreign.get(name, {}), policy=policy, memo=memo
-            )
+            # Hashed first: the scan memo keys on each item's digest, and the lockfile and
+            # the signed record take the hash sets as they are, so no item is encoded twice.
+            fresh[name] = surface = hashed_surface(result.surface)
+            found = surface_findings(name, surface, foreign.get(name, {}), policy=policy, memo=memo)
             findings[name] = tuple(found)
     pinned = {n: r for n, r in captures.items() if n in lock.servers and r.surface is not None}
     drift = analyze(lock, pinned, configured=list(pinned), policy=policy, memo=memo)

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from mcplock_tui.capture import capture_sync
 from mcplock_tui.core.lockfile import Lockfile
+from mcplock_tui.core.model import ITEM_KINDS
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.decisions import pin_new
 from mcplock_tui.pinning import plan_pin, write_plan
@@ -59,3 +62,37 @@ def test_an_empty_lockfile_plans_every_captured_server(tmp_path: Path) -> None:
     plan = plan_pin(Lockfile(), captures, ["only"], policy=Policy())
     assert list(plan.fresh) == ["only"] and plan.findings["only"] == ()
     assert plan.drifted == [] and plan.failed == {}
+
+
+def test_a_pin_encodes_each_new_item_once_for_its_hashes_its_findings_and_its_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plan hashes a fresh surface before scanning it: the memo keys on the digests the
+    lockfile and the signed record then take as they are, so no item is encoded twice."""
+    from mcplock_tui.core import canonical
+    from mcplock_tui.core.canonical import HashedItem
+    from mcplock_tui.core.scan_memo import ScanMemo
+
+    spec = stdio_spec("only", _defs(tmp_path, "only", POISON))
+    captures = capture_sync([spec], timeout=10.0, log_dir=tmp_path / "logs")
+    whole: list[object] = []
+    real = canonical.digest
+
+    def counted(value: object) -> str:
+        whole.append(value)
+        return real(value)
+
+    monkeypatch.setattr(canonical, "digest", counted)
+    memo = ScanMemo()
+    plan = plan_pin(Lockfile(), captures, ["only"], policy=Policy(), memo=memo)
+    surface = plan.fresh["only"]
+    assert surface.tools and all(
+        type(item) is HashedItem and item.hashes is not None
+        for kind in ITEM_KINDS
+        for item in surface.items(kind).values()
+    )
+    assert memo.added > 0 and any(f.code.startswith("MCPL-INJ") for f in plan.findings["only"])
+    write_plan(tmp_path / "mcplock.lock", plan)
+    items = [i for kind in ITEM_KINDS for i in surface.items(kind).values()]
+    assert not [v for v in whole if any(v is i for i in items)]
+    assert read_lockfile(tmp_path / "mcplock.lock").servers["only"].surface == surface
