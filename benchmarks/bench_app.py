@@ -15,6 +15,12 @@ driven headless with Pilot:
 
 Times are taken inside the app (the detail's update and the compositor's output), not from
 Pilot's own waits, which sleep in 20 ms steps until the process looks idle.
+
+The cyclic collector is handled as the console entry handles it (paused while the program
+starts, resumed with the heap frozen once the first frame is up): a full collection that
+walks every graded change is otherwise a pause of tens of milliseconds in some keypresses.
+Here the session is graded before the app starts, so the first frame freezes it; in the
+product it is graded after, and the app freezes it once every server is graded.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from mcplock_tui.core.analysis import foreign_for, report_for
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import CaptureResult, Surface
 from mcplock_tui.core.policy import Policy
+from mcplock_tui.startup import pause_collector
 from mcplock_tui.tui.app import ReviewApp
 from mcplock_tui.tui.session import ReviewSession
 
@@ -180,6 +187,7 @@ async def measure(session: ReviewSession) -> dict[str, Any]:
 
 
 def main() -> None:
+    pause_collector()  # as the console entry does
     changes = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()

@@ -27,7 +27,7 @@ from mcplock_tui.core.model import CaptureResult
 from mcplock_tui.core.report import ServerReport
 from mcplock_tui.errors import ExplainError, MCPLockError
 from mcplock_tui.spec import ServerSpec
-from mcplock_tui.startup import resume_collector
+from mcplock_tui.startup import resume_collector, settle_heap
 from mcplock_tui.tui.commands import ChangeCommands
 from mcplock_tui.tui.messages import (
     CaptureFinished,
@@ -253,6 +253,7 @@ class ReviewApp(App[int]):
             self.review.refresh_rows()
         else:
             self.review.refresh_summary()
+        settle_heap()  # the last step of loading: every server is graded
 
     # decisions ------------------------------------------------------------------------------
 
@@ -428,6 +429,8 @@ class ReviewApp(App[int]):
     def _lint_ready(self, message: LintReady) -> None:
         self._linting.discard(message.server)
         self.session.lint[message.server] = message.findings
+        if not self.is_running:  # arrived as the app quits: its widgets are going
+            return
         change = self.review.current_change
         if change is not None and change.server == message.server:
             self.review.show_side_tabs(change)
@@ -471,6 +474,8 @@ class ReviewApp(App[int]):
         key = (message.change.id, message.change.new_hash)
         self.session.asking.discard(key)
         self.session.explained[key] = message.answer
+        if not self.is_running:  # arrived as the app quits: its widgets are going
+            return
         current = self.review.current_change
         if current is not None and (current.id, current.new_hash) == key:
             self.review.show_side_tabs(current)

@@ -499,3 +499,23 @@ async def test_explain_shows_the_verdict_from_the_api(
             assert "Rests on: “read ~/.ssh/id_rsa”" in text
             assert len(fake.requests) == 1
             assert app.is_running
+
+
+async def test_the_detail_follows_the_highlight_before_the_next_frame(project: Project) -> None:
+    """Moving in the list rebuilds the detail in the same step as the highlight, so a move
+    is painted once, with its diff, and not first as a bare highlight."""
+    from textual.widgets import Static
+
+    app = project.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        nav = app.review.nav
+        head = app.review.query_one("#detail-head", Static)
+        rows = [nav.get_option_at_index(i).id or "" for i in range(nav.option_count)]
+        keys = [k for k in rows if app.session.change(k) is not None]
+        assert len(keys) >= 2
+        for key in (keys[1], keys[0]):
+            change = app.session.change(key)
+            assert change is not None
+            nav.highlighted = rows.index(key)
+            assert change.name in str(head.content)  # no message, no frame in between

@@ -15,6 +15,7 @@ from rich.style import Style
 from textual.geometry import Region
 from textual.widgets import Input
 
+from mcplock_tui import startup
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.startup import pause_collector
 from mcplock_tui.tui import app as app_module
@@ -55,9 +56,12 @@ async def test_the_footer_is_one_widget(project: Project) -> None:
         assert {"Accept", "Reject", "Quit"} <= {span.description for span in footer.spans}
 
 
-async def test_the_collector_is_back_on_after_the_first_frame(project: Project) -> None:
+async def test_the_collector_is_back_on_after_the_first_frame(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The console entry pauses the cyclic collector while the program starts; the app
     resumes it, with the start-up heap frozen, once its first frame is up."""
+    monkeypatch.setattr(startup, "_owned", False)  # put back after the test, as it was
     frozen = gc.get_freeze_count()
     pause_collector()
     try:
@@ -70,6 +74,41 @@ async def test_the_collector_is_back_on_after_the_first_frame(project: Project) 
     finally:
         gc.unfreeze()
         gc.enable()
+
+
+def _frozen(objects: Sequence[object]) -> list[bool]:
+    """Whether each object sits in the collector's permanent generation (not walked)."""
+    walked = {id(o) for o in gc.get_objects()}
+    return [id(o) not in walked for o in objects]
+
+
+async def test_the_graded_review_is_frozen_once_capture_and_grading_are_over(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the review holds once every server is graded lives as long as the app: a full
+    collection walking it again and again is a pause in the middle of a keypress."""
+    monkeypatch.setattr(startup, "_owned", False)  # put back after the test, as it was
+    pause_collector()
+    try:
+        app = project.app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            changes = list(app.session.changes())
+            assert changes and all(_frozen(changes))
+            assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
+async def test_the_collector_is_left_alone_when_the_program_did_not_pause_it(
+    project: Project,
+) -> None:
+    app = project.app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        changes = list(app.session.changes())
+        assert changes and not any(_frozen(changes))
 
 
 def _filter_row(app: ReviewApp) -> list[tuple[str, str]]:

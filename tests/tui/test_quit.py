@@ -50,3 +50,19 @@ async def test_quit_during_a_hung_capture_stops_the_server(project: Project) -> 
         await pilot.press("q")
     assert app.return_code == 0
     assert not _alive(pid), "the hung server outlived the app"
+
+
+async def test_quit_as_the_first_change_is_shown_exits_cleanly(project: Project) -> None:
+    """The change tabs mount and the server's lint starts when a change is first shown; an
+    app quitting in that moment exits without an error from either."""
+    from tests.tui.conftest import settle
+
+    app = project.app()
+    async with app.run_test(size=(110, 36)) as pilot:
+        await settle(pilot)
+        nav = app.review.nav
+        rows = [nav.get_option_at_index(i).id or "" for i in range(nav.option_count)]
+        change = next(k for k in rows if app.session.change(k) is not None)
+        nav.highlighted = rows.index(change)
+        assert app.review.detail.active_tab == "diff"
+    # leaving the block closes the app; run_test raises whatever the app raised meanwhile

@@ -92,6 +92,7 @@ class ReviewScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._spinner = self.set_interval(SPIN_INTERVAL, self._spin, pause=True)
+        self.nav.moved = lambda key: self.show_key(key)
         self.refresh_rows()
         self.query_one(Navigator).focus()
         self.call_after_refresh(self.mount_filter)
@@ -259,10 +260,6 @@ class ReviewScreen(Screen[None]):
             self._spinner.pause()
 
     # events ---------------------------------------------------------------------------------
-
-    @on(OptionList.OptionHighlighted, "#nav")
-    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        self.show_key(event.option.id)
 
     @on(OptionList.OptionSelected, "#nav")
     def _selected(self, event: OptionList.OptionSelected) -> None:

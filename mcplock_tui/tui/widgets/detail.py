@@ -28,7 +28,7 @@ from mcplock_tui.tui.render.report_text import (
 from mcplock_tui.tui.session import ServerState
 
 if TYPE_CHECKING:
-    from textual.widgets import TabbedContent
+    from textual.widgets import Tab, TabbedContent
 
     from mcplock_tui.core.verdict import Explained
     from mcplock_tui.tui.widgets.split_view import SplitView
@@ -71,7 +71,10 @@ class DetailPane(Vertical):
             self._scrolls = {
                 key: VerticalScroll(self._bodies[key], id=f"scroll-{key}") for key, _ in TABS
             }
-            self._tabs = TabbedContent(id="tabs", initial=f"tab-{self._active}")
+            # The first tab opens without ``initial``: a named tab is looked up as the tab
+            # strip mounts, and an app quitting at that moment raised instead of exiting.
+            first = self._active != TABS[0][0]
+            self._tabs = TabbedContent(id="tabs", initial=f"tab-{self._active}" if first else "")
             for key, title in TABS:  # as the ``with TabbedContent():`` form adds them
                 self._tabs.compose_add_child(TabPane(title, self._scrolls[key], id=f"tab-{key}"))
             self._tabs.display = False  # shown by ``_mode``, whoever needed it first
@@ -126,10 +129,11 @@ class DetailPane(Vertical):
         self._body("raw", raw_text(change))
         count = len(change.findings)
         label = f"Findings {count}" if count else "Findings"
-        self._with_tabs(lambda tabs: setattr(tabs.get_tab("tab-findings"), "label", label))
+        self._with_tabs(lambda tabs: _relabel(tabs.get_tab("tab-findings"), label))
         if self._ensure_tabs().is_mounted:  # tabs mounted just now start at the top
             for scroll in self._scrolls.values():
-                scroll.scroll_home(animate=False)
+                if scroll.scroll_offset != (0, 0):
+                    scroll.scroll_home(animate=False)
 
     def show_lint(
         self, change: GradedChange, findings: Sequence[Finding] | None, captured: bool
@@ -154,3 +158,9 @@ class DetailPane(Vertical):
         keys = [k for k, _ in TABS]
         index = keys.index(self.active_tab) if self.active_tab in keys else 0
         self.activate(keys[(index + step) % len(keys)])
+
+
+def _relabel(tab: Tab, label: str) -> None:
+    """A tab's label is set only when it differs: each set lays the tab strip out again."""
+    if str(tab.label) != label:
+        tab.label = label

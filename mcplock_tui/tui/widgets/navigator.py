@@ -7,7 +7,7 @@ widget, not thousands. Prompts are :class:`~textual.content.Content` built by
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from textual.content import Content
 from textual.widgets import OptionList
@@ -131,6 +131,17 @@ class Navigator(OptionList):
     """
 
     touched = False
+    moved: Callable[[str | None], None] | None = None
+    """Called with the highlighted row's key as the highlight moves, in the same step: the
+    detail is rebuilt before the next frame, so a move paints once, not once for the
+    highlight and again when a posted message has updated the detail."""
+
+    def watch_highlighted(self, highlighted: int | None) -> None:
+        if highlighted is None or self.moved is None:
+            super().watch_highlighted(highlighted)
+        elif not self._options[highlighted].disabled:
+            self.scroll_to_highlight()
+            self.moved(self._options[highlighted].id)
 
     def on_key(self) -> None:
         self.touched = True
