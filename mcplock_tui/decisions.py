@@ -5,11 +5,12 @@ Every pin, accept, reject and undo goes through :func:`commit`:
 1. the signing key is loaded (and refused when git tracks it or others can read it);
 2. an exclusive lock beside the lockfile is taken, so concurrent decisions queue up;
 3. under it the lockfile and the log are read again: a lockfile rewritten since the caller
-   read it (``seen``), a pin that moved under a change, a log that does not reach the head
-   the lockfile names or a damaged log tail all refuse the decision, writing nothing;
-4. the signed records are appended to the log and fsynced first, then the lockfile, which
-   names the new log head, is replaced atomically. If that write fails, the records are
-   ahead of the lockfile's head and ``log verify`` says so.
+   read it (``seen``), a pin that moved under a change, a pin the log's records contradict
+   (edited by hand, or a record dropped), a version 1 lockfile whose log no longer reaches
+   the head it names, or a damaged log tail all refuse the decision, writing nothing;
+4. the signed records are appended to the log and fsynced first, then the lockfile is
+   replaced atomically. If that write fails, the records are ahead of the lockfile and
+   ``log verify`` names the items they accepted that the lockfile does not hold.
 
 Capture is the caller's job (this module runs no server); ``live`` surfaces passed in are
 what the decision is checked against, so text nobody saw is never pinned. Log, key and
@@ -24,11 +25,12 @@ from pathlib import Path
 
 from mcplock_tui.core import review
 from mcplock_tui.core.diff import Change
-from mcplock_tui.core.lockfile import Lockfile, LogHead, ServerPin, hashed_surface
+from mcplock_tui.core.lockfile import Lockfile, ServerPin, hashed_surface
 from mcplock_tui.core.model import Surface
 from mcplock_tui.core.review import Action, Decision
 from mcplock_tui.core.verdict import Explained
 from mcplock_tui.errors import DecisionError
+from mcplock_tui.evidence.ledger import bind
 from mcplock_tui.evidence.records import (
     KEY_DIR,
     EvidenceError,
@@ -79,7 +81,7 @@ def _parse(lock_path: Path, raw: bytes | None, without: Sequence[str] = ()) -> L
 
 
 def _check_log_head(lock_path: Path, lock: Lockfile) -> None:
-    """The log must still hold the record the lockfile names as its head."""
+    """The log must still hold the record a version 1 lockfile names as its head."""
     head = lock.log_head
     if head is None:
         return
@@ -121,12 +123,12 @@ def commit(
             )
         current = _parse(lock_path, raw, replacing)
         _check_log_head(lock_path, current)
+        bind(lock_path, current)  # a pin edited by hand is replaced, never built upon
         new, decisions = build(current)
         if not decisions:
             return Outcome(current, (), raw)
         records = record_decisions(lock_path, decisions, explain=explain)
-        last = records[-1]
-        new = replace(new, log_head=LogHead(seq=int(last["seq"]), head=record_hash(last)))
+        new = replace(new, log_head=None)  # the records bind the new pins (format version 2)
         write_lockfile(lock_path, new, replacing=replacing)
         return Outcome(new, tuple(records), read_bytes_nofollow(lock_path))
 
@@ -220,6 +222,6 @@ def restore(
     """Write back an earlier lockfile (the app's undo), recording what it re-pins."""
 
     def build(current: Lockfile) -> tuple[Lockfile, list[Decision]]:
-        return replace(previous, log_head=current.log_head), list(decisions)
+        return replace(previous, log_head=None), list(decisions)
 
     return commit(lock_path, build, seen=seen)

@@ -24,6 +24,7 @@ from mcplock_tui.errors import (
     PolicyError,
     git_restore,
 )
+from mcplock_tui.evidence.ledger import bind
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.storage import load_document, read_lockfile
 
@@ -122,7 +123,7 @@ def open_workspace(options: Options, cwd: Path | None = None) -> Workspace:
 
 def read_lock_or_explain(path: Path) -> Lockfile:
     try:
-        return read_lockfile(path)
+        return bind(path, read_lockfile(path))
     except FileNotFoundError:
         raise NoLockfileError(
             f"no lockfile at {path}; run `mcplock-tui pin` to capture the servers and create it"

@@ -203,11 +203,11 @@ def run(args: argparse.Namespace, action: str) -> int:
         return ExitCode.REFUSED
     done = "accepted" if action == "accept" else "rejected"
     log = EvidencePaths.for_lock(path).log
-    head = outcome.lock.log_head
+    last = outcome.records[-1]["seq"] if outcome.records else None
     out.print(
         Text(
             f"{done} {len(chosen)} change(s); wrote {path}; recorded in {log.name}"
-            + (f" (records up to #{head.seq})" if head else ""),
+            + (f" (records up to #{last})" if last is not None else ""),
             style="bold",
         )
     )

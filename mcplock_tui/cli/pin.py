@@ -42,6 +42,7 @@ from mcplock_tui.core.model import CaptureResult, Finding, Surface
 from mcplock_tui.core.report import Report
 from mcplock_tui.decisions import replace_pins
 from mcplock_tui.errors import ConfigError, LockfileError, PinHashError
+from mcplock_tui.evidence.ledger import bind
 from mcplock_tui.findings_cache import load as load_memo
 from mcplock_tui.findings_cache import save as save_memo
 from mcplock_tui.pinning import plan_pin, write_plan
@@ -50,7 +51,7 @@ from mcplock_tui.storage import loads, read_bytes_nofollow, read_lockfile
 
 def _read(ws: Workspace) -> Lockfile:
     try:
-        return read_lockfile(ws.lock_path)
+        return bind(ws.lock_path, read_lockfile(ws.lock_path))
     except FileNotFoundError:
         return Lockfile()
     except PinHashError as exc:  # its message names `pin --server X --replace`
@@ -74,7 +75,7 @@ def _read_for_replace(ws: Workspace, names: list[str]) -> Lockfile:
     except UnicodeDecodeError as exc:
         raise LockfileError(f"{ws.lock_path}: not UTF-8 (byte {exc.start})") from None
     try:
-        loads(text, str(ws.lock_path))
+        bind(ws.lock_path, loads(text, str(ws.lock_path)))
     except PinHashError as exc:
         if exc.server not in names:
             raise
@@ -85,7 +86,7 @@ def _read_for_replace(ws: Workspace, names: list[str]) -> Lockfile:
             "which shows each one"
         )
     try:
-        return loads(text, str(ws.lock_path), without=names)
+        return bind(ws.lock_path, loads(text, str(ws.lock_path), without=names))
     except LockfileError as exc:
         raise LockfileError(f"{exc}; nothing was written") from None
 

@@ -15,7 +15,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from functools import lru_cache
-from json.encoder import encode_basestring, encode_basestring_ascii
+from json.encoder import encode_basestring
 from typing import Any
 
 HASH_MODEL = 1
@@ -111,25 +111,20 @@ def digest_text(text: str) -> str:
 
 
 class HashedItem(dict[str, Any]):
-    """A pinned item read from a lockfile, with the digest it was verified against.
+    """A pinned item read from a lockfile, with its digest.
 
-    Reading a lockfile computes every item's canonical JSON to check it against its stored
-    hash; keeping that digest lets a diff compare a pinned item with a live one by encoding
-    only the live one. The item cannot be changed at the top level (a change would leave
+    Reading a lockfile computes every item's canonical JSON (for its digest, which the
+    decision log binds); keeping that digest lets a diff compare a pinned item with a live
+    one by encoding only the live one. The item cannot be changed at the top level (a change would leave
     the digest stale); a copy (``dict(item)``, ``copy``, ``pickle``) is a plain dict.
     Nested values are the decoded JSON and are never changed by the product either.
     """
 
-    __slots__ = ("digest", "hashes")
+    __slots__ = ("digest",)
 
-    def __init__(
-        self, item: Mapping[str, Any], digest: str, hashes: Mapping[str, str] | None = None
-    ) -> None:
+    def __init__(self, item: Mapping[str, Any], digest: str) -> None:
         super().__init__(item)
         self.digest = digest
-        self.hashes = hashes
-        """The item's whole hash set (``hash`` and its partial hashes) when it was computed
-        for this item: a pin computes it once for its signed record and its lockfile table."""
 
     def _refuse(self, *args: object, **kwargs: object) -> Any:
         raise TypeError("a pinned item is read-only")
@@ -155,49 +150,6 @@ def same_json(a: Any, b: Any) -> bool:
     if type(a) is HashedItem or type(b) is HashedItem:
         return item_digest(a) == item_digest(b)
     return canon_json(a) == canon_json(b)
-
-
-def member_digests(
-    item: Mapping[str, Any], groups: Mapping[str, tuple[str, ...]]
-) -> dict[str, str]:
-    """``digest(item)`` as ``"hash"``, plus a digest of each named sub-object of its keys.
-
-    Each top-level value is canonicalised once: the canonical JSON of an object is its
-    members' canonical forms joined in key order, so the whole item and every group are
-    assembled from the same pieces instead of encoding a schema two or three times. A
-    group of one key digests that value itself (``null`` when absent); a longer group
-    digests the object of the keys present. Same bytes, same hashes as :func:`digest`.
-    """
-    if not all(isinstance(key, str) for key in item):
-        return {"hash": digest(item)} | {
-            name: digest(_group_value(item, keys)) for name, keys in groups.items()
-        }
-    encode = _CANON.encode
-    pieces = {
-        key: encode_basestring_ascii(value) if type(value) is str else encode(value)
-        for key, value in item.items()
-    }
-
-    def obj(keys: list[str]) -> str:
-        return (
-            "{"
-            + ",".join([encode_basestring_ascii(k) + ":" + pieces[k] for k in sorted(keys)])
-            + "}"
-        )
-
-    out = {"hash": digest_text(obj(list(item)))}
-    for name, keys in groups.items():
-        if len(keys) == 1:
-            out[name] = digest_text(pieces.get(keys[0], "null"))
-        else:
-            out[name] = digest_text(obj([k for k in keys if k in item]))
-    return out
-
-
-def _group_value(item: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
-    if len(keys) == 1:
-        return item.get(keys[0])
-    return {k: item[k] for k in keys if k in item}
 
 
 def _json_escape(ch: str) -> str:

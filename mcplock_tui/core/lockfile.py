@@ -1,28 +1,36 @@
 """The lockfile model and its TOML-shaped document, in one place.
 
-Layout (``version = 1``)::
+Layout (``version = 2``)::
 
-    version = 1
+    version = 2
     hash_model = 1
     [servers.NAME.server]            launch, protocol_version, server_info, capabilities
     [servers.NAME.instructions]      text
-    [servers.NAME.tools."TOOL"]      hashes, then name/title/description as TOML strings,
+    [servers.NAME.tools."TOOL"]      name/title/description as TOML strings,
                                      input_schema/output_schema/annotations as pretty JSON,
                                      extra: every other key the server sent, as pretty JSON
     [servers.NAME.prompts."P"] / [servers.NAME.resources."URI"] / [servers.NAME.resource_templates."T"]
     [[servers.NAME.rejected]]        kind, name, hash, note: a reviewed-and-refused definition
-    [log]                            seq, head: the decision log's last record when it was written
     servers.NAME.hosts               every network host the pinned surface names (sorted)
+
+The file holds what was reviewed and nothing derived from it that moves with every change,
+so a pull request's diff is the change itself: one schema property is one line. Each
+item's hash (SHA-256 over its canonical JSON, ``hash_model`` 1) is recomputed on read and
+bound to the signed decision log, whose latest record for the item must name that hash
+(:mod:`mcplock_tui.evidence.ledger`); that, not a hash stored beside the text, is what
+refuses a hand edit.
+
+Version 1 files (still read; the next write makes them version 2) also stored each item's
+``hash`` and partial hashes, checked on read, and a ``[log] seq/head`` naming the decision
+log's newest record.
 
 ``hosts`` is written for the reviewer of a lockfile diff, who sees a new host as one new
 line. It is derived from the pinned definitions on every write and never trusted on read:
-grading derives the known hosts from the hash-checked definitions, so adding a host to the
-list by hand whitelists nothing. A lockfile without it (written before it existed) reads
-the same; the field is added on the next write, without a format version change.
+grading derives the known hosts from the definitions, so adding a host to the list by hand
+whitelists nothing.
 
-Each item is split into readable fields and recombined on read; the recombined item must
-hash to the stored ``hash`` or the file is refused, so a hand edit cannot silently change
-what is trusted. No I/O here: :mod:`mcplock_tui.storage` turns documents into bytes.
+Each item is split into readable fields and recombined on read. No I/O here:
+:mod:`mcplock_tui.storage` turns documents into bytes.
 """
 
 from __future__ import annotations
@@ -38,15 +46,16 @@ from mcplock_tui.core.canonical import (
     HASH_MODEL,
     HashedItem,
     canon_json,
+    digest,
     digest_text,
-    member_digests,
     pretty_json,
 )
 from mcplock_tui.core.errors import LockfileError, PinHashError
 from mcplock_tui.core.model import ITEM_KINDS, JSON, PROMPT_MESSAGES_KEY, Kind, Surface
 from mcplock_tui.core.surface import KEY_FIELD, MAX_DEPTH, depth_exceeds
 
-LOCKFILE_VERSION = 1
+LOCKFILE_VERSION = 2
+_READABLE_VERSIONS = (1, 2)
 
 # (wire key, lockfile key) pairs. Text fields are stored as TOML strings when the server
 # sent a string; JSON fields are stored as pretty JSON text whatever their value.
@@ -90,24 +99,6 @@ _TABLE: dict[Kind, str] = {
 }
 
 
-def item_hashes(kind: Kind, item: Mapping[str, JSON]) -> dict[str, str]:
-    """The hash set of one item: the whole item plus the parts a reviewer asks about."""
-    return member_digests(item, _HASH_GROUPS.get(kind, {}))
-
-
-_HASH_GROUPS: dict[Kind, dict[str, tuple[str, ...]]] = {
-    Kind.TOOL: {
-        "description_hash": ("description",),
-        "schema_hash": ("inputSchema", "outputSchema"),
-        "annotations_hash": ("annotations",),
-    },
-    Kind.PROMPT: {"description_hash": ("description",), "arguments_hash": ("arguments",)},
-    Kind.RESOURCE: {"description_hash": ("description",)},
-    Kind.RESOURCE_TEMPLATE: {"description_hash": ("description",)},
-}
-"""The partial hashes of each kind: one key digests that value, more digest their object."""
-
-
 @dataclass(frozen=True, slots=True)
 class Rejection:
     """A definition a reviewer refused: ``--check`` keeps failing on it, marked as triaged."""
@@ -133,7 +124,8 @@ class ServerPin:
 
 @dataclass(frozen=True, slots=True)
 class LogHead:
-    """The decision log's newest record as of this lockfile, so dropped records show."""
+    """The decision log's newest record, as a version 1 lockfile named it (version 2 binds
+    each item to its records instead, see :mod:`mcplock_tui.evidence.ledger`)."""
 
     seq: int
     head: str
@@ -147,10 +139,10 @@ class Lockfile:
 
 
 def hashed_surface(surface: Surface) -> Surface:
-    """``surface`` with every list item's hash set computed once and kept with the item.
+    """``surface`` with every list item's digest computed once and kept with the item.
 
-    A new pin needs each item's hashes twice, for its signed record and for its table in
-    the lockfile; a :class:`HashedItem` carries them from the one to the other.
+    A new pin needs each item's digest for its signed record and again for the scan memo;
+    a :class:`HashedItem` carries it from the one to the other.
     """
     lists: dict[Kind, dict[str, Mapping[str, JSON]]] = {}
     for kind in ITEM_KINDS:
@@ -166,10 +158,9 @@ def hashed_surface(surface: Surface) -> Surface:
 
 
 def _hashed(kind: Kind, item: Mapping[str, JSON]) -> Mapping[str, JSON]:
-    if type(item) is HashedItem and item.hashes is not None:
+    if type(item) is HashedItem:
         return item
-    hashes = item_hashes(kind, item)
-    return HashedItem(item, hashes["hash"], hashes)
+    return HashedItem(item, digest(item))
 
 
 def share_unchanged(
@@ -209,8 +200,7 @@ def share_unchanged(
 
 
 def _encode_item(kind: Kind, item: Mapping[str, JSON]) -> dict[str, Any]:
-    known = item.hashes if type(item) is HashedItem else None
-    table: dict[str, Any] = dict(known if known is not None else item_hashes(kind, item))
+    table: dict[str, Any] = {}
     rest = dict(item)
     for wire, key in _TEXT_FIELDS[kind]:
         value = rest.get(wire)
@@ -243,7 +233,8 @@ Short string values are shared too: ``"string"``, ``"object"``, ``"integer"``.""
 _decode_json = _FIELD_DECODER.decode
 
 
-def _decode_item(kind: Kind, table: Any, where: str) -> dict[str, JSON]:
+def _decode_item(kind: Kind, table: Any, where: str, stored: bool = False) -> dict[str, JSON]:
+    """One item from its table; ``stored``: the table holds its ``hash`` (version 1)."""
     if not isinstance(table, dict):
         raise LockfileError(f"{where}: expected a table")
     item: dict[str, JSON] = {}
@@ -277,7 +268,7 @@ def _decode_item(kind: Kind, table: Any, where: str) -> dict[str, JSON]:
     if text is None:
         raise LockfileError(f"{where}: JSON text nested too deeply")
     actual = digest_text(text)
-    if table.get("hash") != actual:
+    if stored and table.get("hash") != actual:
         raise PinHashError(
             f"{where}: the pinned definition does not match its hash (edited by hand?)"
         )
@@ -328,8 +319,6 @@ def encode(lock: Lockfile) -> dict[str, Any]:
             ]
         servers[name] = table
     doc: dict[str, Any] = {"version": LOCKFILE_VERSION, "hash_model": HASH_MODEL}
-    if lock.log_head is not None:
-        doc["log"] = {"seq": lock.log_head.seq, "head": lock.log_head.head}
     doc["servers"] = servers
     return doc
 
@@ -346,11 +335,13 @@ def decode(doc: Mapping[str, Any], source: str = "lockfile", *, consume: bool = 
     read, so the document and the decoded pins never live whole at once.
     """
     version = doc.get("version")
-    if not _same_int(version, LOCKFILE_VERSION):
+    if not any(_same_int(version, v) for v in _READABLE_VERSIONS):
         raise LockfileError(
             f"{source}: lockfile format version {version!r} is not supported; this mcplock-tui "
-            f"reads version {LOCKFILE_VERSION} (upgrade mcplock-tui, or re-pin to rewrite it)"
+            f"reads versions {' and '.join(map(str, _READABLE_VERSIONS))} (upgrade "
+            "mcplock-tui, or re-pin to rewrite it)"
         )
+    stored = version == 1
     if not _same_int(doc.get("hash_model"), HASH_MODEL):
         raise LockfileError(
             f"{source}: hash model {doc.get('hash_model')!r} differs from this mcplock-tui's "
@@ -363,7 +354,7 @@ def decode(doc: Mapping[str, Any], source: str = "lockfile", *, consume: bool = 
     for name in list(raw_servers):
         table = raw_servers.pop(name) if consume else raw_servers[name]
         try:
-            servers[name] = _decode_server(table, f"{source}: servers.{name}", consume)
+            servers[name] = _decode_server(table, f"{source}: servers.{name}", consume, stored)
         except LockfileError as exc:  # one server's table: replaceable on its own
             raise PinHashError(
                 f"{exc}; restore the file from version control, or run `mcplock-tui pin "
@@ -371,16 +362,21 @@ def decode(doc: Mapping[str, Any], source: str = "lockfile", *, consume: bool = 
                 "again (the other pins stay as they are)",
                 server=name,
             ) from None
-    return Lockfile(servers=servers, log_head=_decode_log_head(doc.get("log"), source))
+    log_head = _decode_log_head(doc.get("log"), source) if stored else None
+    return Lockfile(servers=servers, log_head=log_head)
 
 
-def _decode_server(table: Any, where: str, consume: bool = False) -> ServerPin:
+def _decode_server(
+    table: Any, where: str, consume: bool = False, stored: bool = False
+) -> ServerPin:
     if not isinstance(table, dict) or "server" not in table:
         raise LockfileError(f"{where}: missing [server] table")
-    server = _decode_item(Kind.SERVER, table["server"], where + ".server")
+    server = _decode_item(Kind.SERVER, table["server"], where + ".server", stored)
     instructions = None
     if "instructions" in table:
-        item = _decode_item(Kind.INSTRUCTIONS, table["instructions"], where + ".instructions")
+        item = _decode_item(
+            Kind.INSTRUCTIONS, table["instructions"], where + ".instructions", stored
+        )
         value = item.get("instructions")
         instructions = value if isinstance(value, str) else None
     lists: dict[Kind, dict[str, dict[str, JSON]]] = {}
@@ -390,7 +386,7 @@ def _decode_server(table: Any, where: str, consume: bool = False) -> ServerPin:
             raise LockfileError(f"{where}.{_TABLE[kind]}: expected a table")
         take = raw_items.pop if consume else raw_items.__getitem__
         lists[kind] = {
-            key: _decode_item(kind, take(key), f"{where}.{_TABLE[kind]}.{key}")
+            key: _decode_item(kind, take(key), f"{where}.{_TABLE[kind]}.{key}", stored)
             for key in list(raw_items)
         }
     hosts = table.get("hosts", [])

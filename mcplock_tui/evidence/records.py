@@ -30,7 +30,6 @@ import binascii
 import contextlib
 import datetime as dt
 import hashlib
-import json
 import os
 import re
 import stat
@@ -51,35 +50,21 @@ from mcplock_tui.core.model import Kind, Surface
 from mcplock_tui.core.review import Action, Decision
 from mcplock_tui.core.verdict import Explained, Verdict
 from mcplock_tui.errors import MCPLockError
+from mcplock_tui.evidence.log_lines import ITEMS_FIELD as ITEMS_FIELD
+from mcplock_tui.evidence.log_lines import KEY_DIR as KEY_DIR
+from mcplock_tui.evidence.log_lines import KEY_FILE as KEY_FILE
+from mcplock_tui.evidence.log_lines import TRUNCATED as TRUNCATED
+from mcplock_tui.evidence.log_lines import EvidencePaths as EvidencePaths
+from mcplock_tui.evidence.log_lines import Record as Record
+from mcplock_tui.evidence.log_lines import check_shape as check_shape
+from mcplock_tui.evidence.log_lines import parse_line as parse_line
+from mcplock_tui.evidence.log_lines import parse_log as parse_log
 from mcplock_tui.storage import SymlinkError, open_nofollow, read_bytes_nofollow, write_text_atomic
 
 RECORD_VERSION = 1
-KEY_DIR = ".mcplock"
-KEY_FILE = "decision-key.pem"
 KEY_ENV = "MCPLOCK_DECISION_KEY"
 ACTIONS = tuple(a.value for a in Action)
 """What a record may say was done (see :class:`~mcplock_tui.core.review.Action`)."""
-_FIELDS: dict[str, type | tuple[type, ...]] = {
-    "v": int,
-    "seq": int,
-    "time": str,
-    "decision": str,
-    "change": str,
-    "server": str,
-    "kind": str,
-    "item": str,
-    "old_hash": (str, type(None)),
-    "new_hash": str,
-    "reviewer": str,
-    "note": str,
-    "explain": (dict, type(None)),
-    "key": str,
-    "prev": (str, type(None)),
-    "sig": str,
-}
-ITEMS_FIELD = "items"
-"""Optional, on a whole-server ``pin`` only: ``kind/name`` -> hash of every item pinned."""
-_KINDS = frozenset(k.value for k in Kind)
 _PEM_BLOCK = re.compile(rb"-----BEGIN PUBLIC KEY-----.+?-----END PUBLIC KEY-----", re.DOTALL)
 _GITIGNORE = (
     "# The private decision key: never commit it (keep it here or in a CI secret).\n"
@@ -88,29 +73,11 @@ _GITIGNORE = (
     "*.lck\n"
 )
 
-Record = dict[str, Any]
 PublicKeys = dict[str, Ed25519PublicKey]
 
 
 class EvidenceError(MCPLockError):
     """The decision log or its keys cannot be used to record a decision."""
-
-
-@dataclass(frozen=True, slots=True)
-class EvidencePaths:
-    log: Path
-    pub: Path
-    key: Path
-
-    @classmethod
-    def for_lock(cls, lock_path: Path) -> EvidencePaths:
-        """``X.lock`` -> ``X.decisions.jsonl`` and ``X.decisions.pub`` beside it."""
-        stem = lock_path.stem
-        return cls(
-            log=lock_path.with_name(f"{stem}.decisions.jsonl"),
-            pub=lock_path.with_name(f"{stem}.decisions.pub"),
-            key=lock_path.parent / KEY_DIR / KEY_FILE,
-        )
 
 
 # --- hashes, keys, signatures ------------------------------------------------------------
@@ -483,49 +450,6 @@ def record_decisions(
 
 
 # --- reading -----------------------------------------------------------------------------
-
-TRUNCATED = "truncated: the last line has no line end (the log was cut short)"
-
-
-def parse_log(data: bytes) -> list[Record | str]:
-    """Each line as a record, or as the reason it is not one."""
-    if not data:
-        return []
-    lines = data.split(b"\n")
-    cut = lines.pop() != b""
-    entries = [parse_line(line) for line in lines]
-    if cut:
-        entries.append(TRUNCATED)
-    return entries
-
-
-def parse_line(line: bytes) -> Record | str:
-    """A record, or a one-phrase reason it is not one."""
-    try:
-        value = json.loads(line)
-    except (ValueError, UnicodeDecodeError):
-        return "not valid JSON (edited or damaged)"
-    return check_shape(value)
-
-
-def check_shape(value: object) -> Record | str:
-    if not isinstance(value, dict):
-        return "not a JSON object"
-    for name, types in _FIELDS.items():
-        if name not in value:
-            return f"missing field {name!r}"
-        if not isinstance(value[name], types) or isinstance(value[name], bool):
-            return f"field {name!r} has the wrong type"
-    extra = sorted(set(value) - set(_FIELDS) - {ITEMS_FIELD})
-    if extra:
-        return f"unexpected field {extra[0]!r}"
-    items = value.get(ITEMS_FIELD, {})
-    if not isinstance(items, dict) or not all(
-        isinstance(h, str) and isinstance(k, str) and k.partition("/")[0] in _KINDS
-        for k, h in items.items()
-    ):
-        return f"field {ITEMS_FIELD!r} has the wrong type"
-    return value
 
 
 def item_list_problem(record: Mapping[str, Any]) -> str | None:

@@ -20,10 +20,10 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from mcplock_tui.core.canonical import digest
 from mcplock_tui.core.lockfile import Lockfile
+from mcplock_tui.evidence.ledger import check_lockfile as check_lockfile  # re-exported
+from mcplock_tui.evidence.log_lines import read_log as read_log  # re-exported
 from mcplock_tui.evidence.records import (
-    ITEMS_FIELD,
     EvidenceError,
     EvidencePaths,
     Record,
@@ -31,7 +31,6 @@ from mcplock_tui.evidence.records import (
     item_list_problem,
     key_id,
     now_utc,
-    parse_log,
     parse_public_keys,
     public_pem,
     read_public_keys,
@@ -69,14 +68,6 @@ class Verification:
     @property
     def ok(self) -> bool:
         return not self.problems
-
-
-def read_log(path: Path) -> list[Record | str]:
-    """Each line as a record, or as the reason it is not one; a missing log is empty."""
-    try:
-        return parse_log(path.read_bytes())
-    except FileNotFoundError:
-        return []
 
 
 def _gaps(first: int, highest: int, present: set[int]) -> list[tuple[int, int]]:
@@ -166,160 +157,20 @@ def verify_records(
     return [message for _, message in sorted(problems, key=lambda p: p[0])]
 
 
-def _short(value: str) -> str:
-    return value if len(value) <= 19 else value[:19] + "…"
-
-
-_ITEM_DECISIONS = ("pin", "accept", "undo")
-"""Decisions that set what an item is pinned as (``undo`` re-pins the earlier definition)."""
-
-
-def _is_whole_pin(r: Record) -> bool:
-    return bool(r["decision"] == "pin" and r["change"] == r["server"])
-
-
-def _item_hashes(lock: Lockfile, server: str) -> dict[tuple[str, str], str]:
-    pin = lock.servers[server]
-    return {(k.value, name): digest(dict(item)) for k, name, item in pin.surface.all_items()}
-
-
-@dataclass(slots=True)
-class _Replay:
-    """Per server, what the records say is pinned: item -> (hash, record)."""
-
-    items: dict[tuple[str, str], tuple[str, Record]]
-    whole: Record | None = None
-    """The latest whole-server pin without an item list (as the oldest logs pin a server)."""
-    first_old: dict[tuple[str, str], str | None] | None = None
-    """For a whole pin: each item's hash before the first later record touched it."""
-
-
-def _item_key(listed: str) -> tuple[str, str]:
-    kind, _, name = listed.partition("/")  # kinds hold no "/", names may
-    return kind, name
-
-
-def _replay(records: Sequence[Record]) -> dict[str, _Replay]:
-    state: dict[str, _Replay] = {}
-    for r in records:
-        if r["decision"] not in _ITEM_DECISIONS:
-            continue
-        server = r["server"]
-        if _is_whole_pin(r):
-            state.pop(server, None)
-            listed = r.get(ITEMS_FIELD)
-            if isinstance(listed, dict):  # each item bound to this record, as item records
-                state[server] = _Replay({_item_key(k): (str(h), r) for k, h in listed.items()})
-            elif r["new_hash"] != "removed":
-                state[server] = _Replay({}, r, {})
-            continue
-        s = state.setdefault(server, _Replay({}))
-        key = (str(r["kind"]), str(r["item"]))
-        if s.first_old is not None and key not in s.first_old:
-            s.first_old[key] = r["old_hash"]
-        if r["decision"] == "accept" and r["old_hash"] is not None:  # a rename consumes its source
-            for other, (h, _) in list(s.items.items()):
-                if other[0] == key[0] and other != key and h == r["old_hash"]:
-                    del s.items[other]
-        s.items[key] = (str(r["new_hash"]), r)
-    return state
-
-
-def _whole_pin_holds(s: _Replay, current: dict[tuple[str, str], str]) -> bool:
-    """Roll the touched items back to before their first later record; must be the pin."""
-    assert s.whole is not None and s.first_old is not None
-    rolled = dict(current)
-    for key, old in s.first_old.items():
-        if old is None:
-            rolled.pop(key, None)
-        else:
-            rolled[key] = old
-    return bool(digest({f"{k}/{n}": h for (k, n), h in rolled.items()}) == s.whole["new_hash"])
-
-
-def _what(key: tuple[str, str], server: str) -> str:
-    return f"{key[0].replace('_', ' ')} {key[1]!r} on {server!r}"
-
-
-def check_lockfile(records: Sequence[Record], lock: Lockfile | None) -> list[str]:
-    """Every item the lockfile pins must be exactly what a signed record pinned or accepted.
-
-    Names each item no record covers, and each record (the latest for its item) that the
-    lockfile contradicts.
-    """
-    state = _replay(records)
-    servers = lock.servers if lock is not None else {}
-    problems: list[str] = []
-    for server in sorted(set(state) - set(servers)):
-        gone = state[server]
-        live = [(k, v) for k, v in sorted(gone.items.items()) if v[0] != "removed"]
-        if gone.whole is not None or live:
-            seq = gone.whole["seq"] if gone.whole is not None else live[-1][1][1]["seq"]
-            problems.append(
-                f"lockfile: server {server!r} is not pinned, but record {seq} pinned or accepted it"
-            )
-    for server in sorted(servers):
-        current = _item_hashes(lock, server) if lock is not None else {}
-        s = state.get(server)
-        if s is None:
-            problems.append(
-                f"lockfile: server {server!r}: no signed record pinned any of it "
-                f"({len(current)} items unreviewed here)"
-            )
-            problems += [
-                f"lockfile: {_what(k, server)} is pinned as {_short(h)}, but no "
-                "signed record pinned or accepted it"
-                for k, h in sorted(current.items())
-            ]
-            continue
-        problems += _server_problems(server, s, current)
-    return problems
-
-
-def _server_problems(server: str, s: _Replay, current: dict[tuple[str, str], str]) -> list[str]:
-    problems: list[str] = []
-    whole_ok = s.whole is not None and _whole_pin_holds(s, current)
-    if s.whole is not None and not whole_ok:
-        actual = digest({f"{k}/{n}": h for (k, n), h in current.items()})
-        problems.append(
-            f"lockfile: server {server!r} is pinned as {_short(actual)}, but "
-            f"record {s.whole['seq']} pinned {_short(s.whole['new_hash'])}"
-        )
-    for key in sorted(set(current) | set(s.items)):
-        have = current.get(key, "removed")
-        said = s.items.get(key)
-        if said is None:
-            if s.whole is None:
-                problems.append(
-                    f"lockfile: {_what(key, server)} is pinned as {_short(have)}, "
-                    "but no signed record pinned or accepted it"
-                )
-            continue
-        if said[0] != have:
-            r = said[1]
-            verb = {"pin": "pinned", "undo": "restored"}.get(r["decision"], "accepted")
-            problems.append(
-                f"lockfile: {_what(key, server)} is pinned as {_short(have)}, but "
-                f"record {r['seq']} {verb} {_short(said[0])}"
-            )
-    return problems
-
-
 def _span(lo: int, hi: int) -> str:
     return f"record {lo}" if lo == hi else f"records {lo}-{hi}"
 
 
 def check_head(records: Sequence[Record], lock: Lockfile | None) -> list[str]:
-    """The lockfile names the log's newest record; dropped or unapplied records show."""
-    if lock is None or not records:
+    """A version 1 lockfile names the log's newest record; dropped or unapplied records show.
+
+    A version 2 lockfile names none: :func:`check_lockfile` binds each of its items to the
+    latest record about it, which catches the same dropped and unapplied accepts.
+    """
+    if lock is None or not records or lock.log_head is None:
         return []
     last = records[-1]
     head = lock.log_head
-    if head is None:
-        return [
-            f"lockfile: names no decision log head, but the log holds {len(records)} "
-            "records (written by hand or by an older mcplock-tui; decide anything to fix)"
-        ]
     if head.seq > int(last["seq"]):
         return [
             f"lockfile: names record {head.seq} as the log's newest, but the log ends at "

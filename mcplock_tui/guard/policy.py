@@ -1,8 +1,8 @@
 """Which live items may reach the agent, given the lockfile: pure decisions, no I/O.
 
 "Matches its pin" means exactly what ``--check`` means: the whole-item digest of the item as
-the server sent it (``hash`` of :func:`mcplock_tui.core.lockfile.item_hashes`) equals the
-digest of the pinned definition. Everything else is withheld: a changed definition, a new one, one a reviewer
+the server sent it (:func:`mcplock_tui.core.canonical.digest`) equals the digest of the
+pinned definition. Everything else is withheld: a changed definition, a new one, one a reviewer
 rejected, a malformed or duplicated one, and every item of a server the lockfile does not
 know. Failure direction: a server that reorders keys or whitespace still matches (canonical
 JSON); one that changes a single character of any field is withheld until reviewed (noisy
@@ -91,9 +91,9 @@ class PinIndex:
 
 
 def live_hash(kind: Kind, item: Any) -> str:
-    """The whole-item hash ``--check`` compares (``item_hashes(kind, item)["hash"]``).
+    """The whole-item hash ``--check`` compares (``digest(item)``).
 
-    Only that one of the item's hashes decides a match, so only it is computed here.
+    Only the whole-item digest decides a match.
     """
     return digest(item)
 

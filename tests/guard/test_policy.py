@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mcplock_tui.core.lockfile import Rejection, ServerPin, item_hashes
+from mcplock_tui.core.canonical import digest
+from mcplock_tui.core.lockfile import Rejection, ServerPin
 from mcplock_tui.core.model import Kind
 from mcplock_tui.core.surface import build_surface
 from mcplock_tui.guard.policy import PinIndex, Status, judge_page, live_hash, template_regex
@@ -19,7 +20,7 @@ def _index(**changes: object) -> PinIndex:
 
 def test_live_hash_is_the_lockfile_item_hash() -> None:
     for tool in default_defs()["tools"]:
-        assert live_hash(Kind.TOOL, tool) == item_hashes(Kind.TOOL, tool)["hash"]
+        assert live_hash(Kind.TOOL, tool) == digest(tool)
 
 
 def test_key_order_is_not_drift_but_any_character_is() -> None:
