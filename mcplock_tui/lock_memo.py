@@ -1,8 +1,8 @@
 """The lockfile memo: a verified read of a lockfile, kept by the SHA-256 of its exact bytes.
 
-Reading a lockfile parses its TOML, decodes each pinned item's JSON texts and re-hashes
-every item against its stored hash; at thousands of tools that is most of what a clean
-``--check`` does beyond the bare SDK client. Between two runs the file rarely changes, so
+Reading a lockfile parses its TOML, decodes each pinned item's JSON texts and digests
+every item (the digest the decision log's records are compared with); at thousands of tools
+that is most of what a clean ``--check`` does beyond the bare SDK client. Between two runs the file rarely changes, so
 a read that verified in full leaves its result in the user's cache folder (the same folder,
 key and rules as :mod:`mcplock_tui.findings_cache`), and the next read of *the same bytes*
 takes it from there. Anything else is read in full: one changed byte is another digest.

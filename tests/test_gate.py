@@ -275,7 +275,9 @@ def test_spliced_lockfile_with_a_valid_unreviewed_pin_fails_verify(
     spliced = elsewhere.lock.read_bytes()
     monkeypatch.chdir(project.root)
     project.lock.write_bytes(spliced)
-    assert cli(capsys, "--check")[0] == 0  # the live server matches the spliced pin
+    # the live server matches the spliced pin, but this log's records pinned another one
+    code, _, err = cli(capsys, "--check")
+    assert code == 2 and "pin --server files --replace" in err, err
     code, out, _ = cli(capsys, "log", "verify")
     assert code == 1
     assert "lockfile: tool 'read_file' on 'files' is pinned as sha256:" in out
@@ -307,7 +309,14 @@ def test_dropping_the_newest_records_is_detected(
     project.paths.log.write_bytes(b"".join(lines[:-1]))
     code, out, _ = cli(capsys, "log", "verify")
     assert code == 1
-    assert f"but the log ends at record {len(lines) - 1}: record {len(lines)} dropped" in out
+    # the lockfile holds what the dropped record accepted, which the earlier pin contradicts
+    assert re.search(
+        rf"lockfile: tool 'read_file' on 'files' is pinned as sha256:\S+, "
+        rf"but record {len(lines) - 1} pinned sha256:",
+        out,
+    ), out
+    code, _, err = cli(capsys, "--check")
+    assert code == 2 and f"record {len(lines) - 1} pinned" in err, err
 
 
 def test_lockfile_with_pins_and_no_log_fails_verify(

@@ -1,10 +1,10 @@
 """The lockfile memo: a verified read kept by the exact bytes it was read from.
 
-Reading a lockfile parses its TOML, decodes every JSON text and re-hashes every pinned item.
+Reading a lockfile parses its TOML, decodes every JSON text and digests every pinned item.
 A later read of the same bytes may take the result from the user's cache folder instead,
 and that may only ever save time: the same pins and digests come back, any other bytes
-(one character edited by hand) are read and verified in full, and a memo file that was
-edited, copied under another lockfile's name, or written for other code is never used.
+(one character edited by hand) are read in full, and a memo file that was edited, copied
+under another lockfile's name, or written for other code is never used.
 """
 
 from __future__ import annotations
@@ -19,17 +19,14 @@ from mcplock_tui.core.canonical import HashedItem
 from mcplock_tui.core.lockfile import Lockfile, LogHead, Rejection, ServerPin
 from mcplock_tui.core.model import Kind
 from mcplock_tui.errors import LockfileError
-from tests.core.test_lockfile import make_lock
+from tests.core.test_lockfile import FORMAT_1, make_lock
 
 
 def _lock() -> Lockfile:
     base = make_lock()
     pin = base.servers["demo"]
     rejected = (Rejection(Kind.TOOL, "read_file", "sha256:" + "ab" * 32, "not ours"),)
-    return Lockfile(
-        {"demo": ServerPin(pin.surface, rejected), "zeta": pin},
-        log_head=LogHead(seq=3, head="sha256:" + "cd" * 32),
-    )
+    return Lockfile({"demo": ServerPin(pin.surface, rejected), "zeta": pin})
 
 
 def _digests(lock: Lockfile) -> dict[tuple[str, str, str], str]:
@@ -74,13 +71,33 @@ def test_a_second_read_of_the_same_bytes_comes_from_the_memo(
     ], "key order kept"
 
 
-def test_other_bytes_are_read_and_verified_in_full(lockpath: Path) -> None:
+def _description(lock: Lockfile) -> object:
+    return lock.servers["demo"].surface.tools["read_file"]["description"]
+
+
+def test_other_bytes_are_read_in_full(lockpath: Path) -> None:
     storage.read_lockfile(lockpath)
     text = lockpath.read_text(encoding="utf-8")
     assert "Read a file." in text
     lockpath.write_text(text.replace("Read a file.", "Read any file."), encoding="utf-8")
-    with pytest.raises(LockfileError, match="does not match its hash"):
+    edited = storage.read_lockfile(lockpath)
+    assert str(_description(edited)).startswith("Read any file.")
+    lockpath.write_text(text.replace('"type": "string"', '"type": string', 1), encoding="utf-8")
+    with pytest.raises(LockfileError, match="invalid JSON text"):
         storage.read_lockfile(lockpath)
+
+
+def test_a_format_1_lockfile_keeps_its_log_head_through_the_memo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "mcplock.lock"
+    path.write_bytes(FORMAT_1.read_bytes())
+    first = storage.read_lockfile(path)
+    assert first.log_head == LogHead(seq=3, head="sha256:" + "cd" * 32)
+    _no_parse(monkeypatch)
+    second = storage.read_lockfile(path)
+    assert second == first and second.log_head == first.log_head
+    assert _digests(second) == _digests(first)
 
 
 def _memo_files() -> list[Path]:
@@ -96,8 +113,7 @@ def test_a_memo_file_under_another_lockfiles_name_is_not_used(lockpath: Path) ->
     lockpath.write_bytes(edited)
     # what a forger would do: give the good memo the name the edited bytes look up
     good.rename(lock_memo.memo_path(good.parent, lock_memo.bytes_digest(edited)))
-    with pytest.raises(LockfileError, match="does not match its hash"):
-        storage.read_lockfile(lockpath)
+    assert str(_description(storage.read_lockfile(lockpath))).startswith("Read any file.")
 
 
 @pytest.mark.parametrize("where", ["mac", "body"])
@@ -121,9 +137,9 @@ def test_an_edited_memo_file_is_ignored(
     assert calls, "the lockfile itself was read"
 
 
-def test_a_lockfile_that_fails_to_verify_leaves_no_memo(lockpath: Path) -> None:
+def test_a_lockfile_that_fails_to_read_leaves_no_memo(lockpath: Path) -> None:
     text = lockpath.read_text(encoding="utf-8")
-    lockpath.write_text(text.replace("Read a file.", "Read any file."), encoding="utf-8")
+    lockpath.write_text(text.replace('"type": "string"', '"type": string', 1), encoding="utf-8")
     with pytest.raises(LockfileError):
         storage.read_lockfile(lockpath)
     folder = lock_memo.cache_dir()

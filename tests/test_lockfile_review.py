@@ -10,9 +10,16 @@ from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from mcplock_tui import decisions, storage
+from mcplock_tui.core.errors import PinHashError
+from mcplock_tui.evidence import ledger
+from tests.core.test_lockfile import make_lock
 from tests.test_cli import Run, edit, project
 from tests.test_cli import run as run
 
@@ -86,3 +93,30 @@ def test_a_dropped_record_is_refused(tmp_path: Path, run: Run) -> None:
     result = run("--check")
     assert result.returncode == 2
     assert "record 1" in result.stderr and "pin --server a --replace" in result.stderr
+
+
+def _edits(text: str) -> Iterator[tuple[str, str]]:
+    """One edit per field kind: a TOML string, a JSON field, ``extra``, a server field."""
+    yield "description", text.replace("Read a file.", "Read any file.")
+    yield "schema", text.replace('"type": "string"', '"type": "number"', 1)
+    yield "extra", text.replace('"nested": null', '"nested": 1', 1)
+    yield "annotations", text.replace('"readOnlyHint": true', '"readOnlyHint": false', 1)
+    yield "server", text.replace('"x-vendor": null', '"x-vendor": "y"', 1)
+    yield "prompt", text.replace('"required": true', '"required": false', 1)
+    yield "resource", text.replace('name = "a"', 'name = "b"', 1)
+
+
+@pytest.mark.parametrize(
+    "field", ["description", "schema", "extra", "annotations", "server", "prompt", "resource"]
+)
+def test_an_edit_of_any_field_of_a_recorded_pin_is_refused(tmp_path: Path, field: str) -> None:
+    lock_path = tmp_path / "mcplock.lock"
+    decisions.pin_new(lock_path, {"demo": make_lock().servers["demo"].surface})
+    text = lock_path.read_text(encoding="utf-8")
+    assert ledger.bind(lock_path, storage.loads(text)).servers  # as pinned: it binds
+    edited = dict(_edits(text))[field]
+    assert edited != text, f"the {field} edit must change the file"
+    with pytest.raises(PinHashError, match=r"servers\.demo: .* but record \d+ pinned") as exc:
+        ledger.bind(lock_path, storage.loads(edited))
+    assert exc.value.server == "demo"
+    assert "edited by hand" in str(exc.value)

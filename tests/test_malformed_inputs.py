@@ -55,20 +55,25 @@ LOCK_CASES: dict[str, tuple[Callable[[str], str], str]] = {
     "empty": (lambda t: "", "version"),
     "deep-array": (lambda t: t + "\nx = " + "[" * DEEP + "]" * DEEP + "\n", "nested"),
     "deep-table": (lambda t: t + "\nx = " + "{a=" * DEEP + "1" + "}" * DEEP + "\n", "nested"),
-    "big-int-version": (_sub(r"^version = 1$", f"version = {BIG_INT}"), "version"),
+    "big-int-version": (_sub(r"^version = 2$", f"version = {BIG_INT}"), "version"),
     "big-int-anywhere": (lambda t: t + f"\nz = {BIG_INT}\n", "digits"),
-    "version-string": (_sub(r"^version = 1$", 'version = "1"'), "version"),
-    "version-date": (_sub(r"^version = 1$", "version = 1979-05-27"), "version"),
+    "version-string": (_sub(r"^version = 2$", 'version = "1"'), "version"),
+    "version-date": (_sub(r"^version = 2$", "version = 1979-05-27"), "version"),
     "hash-model-inf": (_sub(r"^hash_model = 1$", "hash_model = inf"), "hash model"),
-    "servers-int": (lambda t: "version = 1\nhash_model = 1\nservers = 5\n", "servers"),
-    "server-string": (lambda t: 'version = 1\nhash_model = 1\n[servers]\ndocs = "x"\n', "docs"),
+    "servers-int": (lambda t: "version = 2\nhash_model = 1\nservers = 5\n", "servers"),
+    "server-string": (lambda t: 'version = 2\nhash_model = 1\n[servers]\ndocs = "x"\n', "docs"),
     "server-table-int": (
-        lambda t: "version = 1\nhash_model = 1\n[servers.docs]\nserver = 5\n",
+        lambda t: "version = 2\nhash_model = 1\n[servers.docs]\nserver = 5\n",
         "servers.docs.server",
     ),
     "tools-int": (lambda t: _server_only(t) + "[servers.docs]\ntools = 5\n", "tools"),
-    "version-bool": (_sub(r"^version = 1$", "version = true"), "version"),
-    "hash-int": (_sub(r'^hash = "sha256:[0-9a-f]+"$', "hash = 5"), "hash"),
+    "version-bool": (_sub(r"^version = 2$", "version = true"), "version"),
+    "format-1-hash-int": (  # format 1 stored each item's hash; one of the wrong type
+        lambda t: _sub(r"^version = 2$", "version = 1")(t).replace(
+            "[servers.docs.server]\n", "[servers.docs.server]\nhash = 5\n", 1
+        ),
+        "hash",
+    ),
     "schema-array": (_sub(SCHEMA, "input_schema = [1, 2]"), "input_schema"),
     "schema-deep-json": (_sub(SCHEMA, 'input_schema = "' + "[" * DEEP + "]" * DEEP + '"'), "JSON"),
     "schema-300-deep-json": (

@@ -87,7 +87,7 @@ def test_a_pin_encodes_each_new_item_once_for_its_hashes_its_findings_and_its_ta
     plan = plan_pin(Lockfile(), captures, ["only"], policy=Policy(), memo=memo)
     surface = plan.fresh["only"]
     assert surface.tools and all(
-        type(item) is HashedItem and item.hashes is not None
+        type(item) is HashedItem and item.digest == real(dict(item))
         for kind in ITEM_KINDS
         for item in surface.items(kind).values()
     )

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from mcplock_tui import storage, toml_fast
 from mcplock_tui.core import lockfile as lf
-from tests.core.test_lockfile import make_lock
+from tests.core.test_lockfile import FORMAT_1, make_lock
 
 _TEXT = st.text(
     st.characters(codec="utf-8", exclude_categories=["Cs"])
@@ -164,7 +164,7 @@ def _corpus_locks() -> list[lf.Lockfile]:
             prompts=doc.get("prompts", ()),
             resources=doc.get("resources", ()),
         )
-        locks.append(lf.Lockfile({name: lf.ServerPin(surface)}, lf.LogHead(2, "sha256:0")))
+        locks.append(lf.Lockfile({name: lf.ServerPin(surface)}))
     return locks
 
 
@@ -175,6 +175,8 @@ def test_every_corpus_lockfile_takes_the_fast_path_to_tomllibs_document() -> Non
         text = storage.dumps(lock)
         assert toml_fast._fast_loads(text) == tomllib.loads(text)
         assert storage.loads(text) == lock
+    older = FORMAT_1.read_text(encoding="utf-8")  # with its [log] table and stored hashes
+    assert toml_fast._fast_loads(older) == tomllib.loads(older)
 
 
 @given(_TEXT)

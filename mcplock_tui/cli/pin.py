@@ -7,8 +7,8 @@ Findings in what is being pinned are printed as "known", so a poisoned server is
 pinned silently. Before capture, ``pin`` says which command it is about to run for every
 server whose launch is not the pinned one: capture executes the config's commands.
 
-The one replacement is ``pin --server X --replace``, for a pin that is broken (its hashes
-no longer match, so nothing reads the lockfile): it refuses a pin that reads fine, shows
+The one replacement is ``pin --server X --replace``, for a pin that is broken (edited by
+hand, or no longer what the decision log's records say, so nothing reads it): it refuses a pin that reads fine, shows
 what it pins, and records it through the decision service; the other pins stay as they are.
 """
 

@@ -194,16 +194,16 @@ def bind(lock_path: Path, lock: Lockfile) -> Lockfile:
     """
     if not lock.servers:
         return lock
-    entries = read_log(EvidencePaths.for_lock(lock_path).log)
+    log = EvidencePaths.for_lock(lock_path).log
+    entries = read_log(log)
     records = [e for e in entries if not isinstance(e, str)]
     found = contradictions(records, lock)
     if not found:
         return lock
     server = min(found)
-    log_name = EvidencePaths.for_lock(lock_path).log.name
     raise PinHashError(
         f"{lock_path}: servers.{server}: {found[server]} (edited by hand, or a record was "
-        f"dropped from {log_name}?); restore both files from version control, or run "
+        f"dropped from {log.name}?); restore both files from version control, or run "
         f"`mcplock-tui pin --server {shlex.quote(server)} --replace` to capture that server "
         "and pin it again (the other pins stay as they are)",
         server=server,

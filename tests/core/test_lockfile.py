@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import random
 import tomllib
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcplock_tui import storage
-from mcplock_tui.core.lockfile import Lockfile, Rejection, ServerPin
+from mcplock_tui.core.lockfile import Lockfile, LogHead, Rejection, ServerPin
 from mcplock_tui.core.model import Kind
 from mcplock_tui.core.surface import build_surface
 from mcplock_tui.errors import LockfileError
@@ -94,10 +96,9 @@ def test_schema_is_pretty_json_so_a_diff_shows_one_line() -> None:
         *TOOLS[1:],
     ]
     after = storage.dumps(make_lock(tools)).splitlines()
-    changed = [a for a, b in zip(before, after, strict=True) if a != b]
-    # the whole-item hash, the schema hash and the single type line
-    assert len(changed) == 3
-    assert any(line == '      "type": "string"' for line in changed)
+    changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
+    # no hash sits beside the definition, so the property's own line is all that moves
+    assert changed == [('      "type": "string"', '      "type": "integer"')]
 
 
 def test_rejections_round_trip() -> None:
@@ -109,8 +110,22 @@ def test_rejections_round_trip() -> None:
     assert back.servers["demo"].rejection_for(Kind.TOOL, "read_file") == rejected
 
 
-def test_hand_edit_is_refused() -> None:
-    text = storage.dumps(make_lock()).replace("Read a file.", "Read any file.")
+FORMAT_1 = Path(__file__).resolve().parent.parent / "corpus" / "lockfile_format1.toml"
+"""``make_lock()`` with a log head at record 3, as the format-1 writer wrote it."""
+
+
+def test_a_format_1_lockfile_reads_as_it_did_and_is_written_as_format_2() -> None:
+    text = FORMAT_1.read_text(encoding="utf-8")
+    lock = storage.loads(text)
+    assert replace(lock, log_head=None) == make_lock()
+    assert lock.log_head == LogHead(3, "sha256:" + "cd" * 32)
+    assert storage.dumps(lock) == storage.dumps(make_lock())
+    written = storage.dumps(lock)
+    assert "version = 2\n" in written and "hash = " not in written and "[log]" not in written
+
+
+def test_a_hand_edit_of_a_format_1_lockfile_is_refused_by_its_stored_hash() -> None:
+    text = FORMAT_1.read_text(encoding="utf-8").replace("Read a file.", "Read any file.")
     with pytest.raises(
         LockfileError,
         match=r"servers\.demo\.tools\.read_file: the pinned definition does not match",
@@ -119,8 +134,8 @@ def test_hand_edit_is_refused() -> None:
 
 
 def test_other_format_version_is_refused() -> None:
-    text = storage.dumps(make_lock()).replace("version = 1\n", "version = 2\n", 1)
-    with pytest.raises(LockfileError, match="format version 2 is not supported"):
+    text = storage.dumps(make_lock()).replace("version = 2\n", "version = 3\n", 1)
+    with pytest.raises(LockfileError, match="format version 3 is not supported"):
         storage.loads(text)
 
 

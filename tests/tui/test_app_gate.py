@@ -16,6 +16,8 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from mcplock_tui.core.canonical import item_digest
+from mcplock_tui.evidence.ledger import bind
 from mcplock_tui.evidence.records import EvidencePaths
 from mcplock_tui.storage import read_lockfile
 from mcplock_tui.tui.app import ReviewApp
@@ -75,15 +77,17 @@ async def test_app_accept_through_a_symlinked_log_is_refused(
         assert "symbolic link" in said
 
 
-async def test_app_accept_records_first_and_names_the_log_head(project: Project) -> None:
+async def test_app_accept_is_recorded_and_the_record_binds_the_new_pin(project: Project) -> None:
     app = project.app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await _accept(app, pilot, "files/tool/write_file")
     lock = read_lockfile(project.lock_path)
     log = EvidencePaths.for_lock(project.lock_path).log.read_text().splitlines()
-    assert json.loads(log[-1])["change"] == "files/tool/write_file"
-    assert lock.log_head is not None and lock.log_head.seq == len(log)
+    last = json.loads(log[-1])
+    assert last["change"] == "files/tool/write_file" and last["seq"] == len(log)
+    assert last["new_hash"] == item_digest(lock.servers["files"].surface.tools["write_file"])
+    assert bind(project.lock_path, lock) is lock
 
 
 def _track_in_git(folder: Path, key: Path) -> None:

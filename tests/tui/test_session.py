@@ -15,6 +15,8 @@ from mcplock_tui.core.lockfile import Lockfile, Rejection, ServerPin
 from mcplock_tui.core.model import CaptureResult, Kind, Severity, Surface
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.errors import DecisionError
+from mcplock_tui.evidence.ledger import bind
+from mcplock_tui.evidence.log_lines import EvidencePaths, read_log
 from mcplock_tui.spec import ServerSpec
 from mcplock_tui.storage import read_lockfile, write_lockfile
 from mcplock_tui.tui.launch import build_app
@@ -93,7 +95,9 @@ def test_accept_writes_the_shown_definition_and_undo_restores_the_pins(tmp_path:
     assert session.undo() == "accepted tool 'write' on 's'"
     restored = read_lockfile(session.lock_path)
     assert restored.servers == original.servers
-    assert restored.log_head is not None and restored.log_head.seq == 2  # accept, then undo
+    records = read_log(EvidencePaths.for_lock(session.lock_path).log)
+    assert [r["decision"] for r in records if not isinstance(r, str)] == ["accept", "undo"]
+    assert bind(session.lock_path, restored) is restored  # the undo record binds the old pin
     assert session.state(change) == PENDING
     assert session.undo() is None
 
