@@ -148,6 +148,8 @@ def make_project(
     project.config()
     if drifted:  # pin the original, then drift 10% of the tools behind the same launch line
         pin(project)
+        for tree, _ in COMPARE:
+            pin(project, OTHER_LOCK, tree)
         drift_defs(project, tools)
     return project
 
@@ -190,10 +192,19 @@ def pin(
     return run(cmd, project.folder)
 
 
+OTHER_LOCK = "other.lock"
+"""The --compare tree's own lockfile (and, by its stem, its own decision log): a tree that
+reads another lockfile format checks what it wrote itself."""
+
+
 def check(
-    project: Project, fmt: str, ok: tuple[int, ...] = (0,), tree: Path | None = None
+    project: Project,
+    fmt: str,
+    ok: tuple[int, ...] = (0,),
+    tree: Path | None = None,
+    lock: str = "mcplock.lock",
 ) -> Callable[[], tuple[float, float, float]]:
-    args = ("--check", "--format", fmt, "--config", ".mcp.json", "--lock", "mcplock.lock")
+    args = ("--check", "--format", fmt, "--config", ".mcp.json", "--lock", lock)
     cmd = product(*args, "--timeout", "900", tree=tree)
     return lambda: run(cmd, project.folder, ok)
 
@@ -269,10 +280,12 @@ def bench_size(root: Path, tools: int, rounds: int, page: int, fmt: str) -> None
         tree, label = COMPARE[0]
         # Its memo is its own: fill it as the pin above filled this tree's, or its first
         # measured pin runs cold and every other one warm.
-        pin(clean, "warm-other.lock", tree)
+        pin(clean, OTHER_LOCK, tree)
         contenders[f"pin [{label}]"] = fresh_pins(clean, tree)
-        contenders[f"check (clean) [{label}]"] = check(clean, fmt, tree=tree)
-        contenders[f"check (10% drifted) [{label}]"] = check(dirty, fmt, ok=(1,), tree=tree)
+        contenders[f"check (clean) [{label}]"] = check(clean, fmt, tree=tree, lock=OTHER_LOCK)
+        contenders[f"check (10% drifted) [{label}]"] = check(
+            dirty, fmt, ok=(1,), tree=tree, lock=OTHER_LOCK
+        )
     run([PY, str(FLOOR), "floor.json"], clean.folder)  # warm the OS caches once
     samples = interleave(contenders, rounds)
     table(
@@ -296,8 +309,10 @@ def bench_fleet(root: Path, rounds: int, fmt: str) -> None:
     labels = [""]
     if COMPARE:
         tree, label = COMPARE[0]
-        contenders[f"check, 1 server [{label}]"] = check(one, fmt, tree=tree)
-        contenders[f"check, 20 servers [{label}]"] = check(many, fmt, tree=tree)
+        pin(many, OTHER_LOCK, tree)
+        pin(one, OTHER_LOCK, tree)
+        contenders[f"check, 1 server [{label}]"] = check(one, fmt, tree=tree, lock=OTHER_LOCK)
+        contenders[f"check, 20 servers [{label}]"] = check(many, fmt, tree=tree, lock=OTHER_LOCK)
         labels.append(f" [{label}]")
     for go in contenders.values():  # once each, unmeasured: OS caches, and each tree's memo
         go()

@@ -68,6 +68,7 @@ def imports() -> dict[str, Any]:
         from mcplock_tui.cli import render
     with stage("import: evidence (cryptography)"):
         from mcplock_tui.evidence import records as evidence
+        from mcplock_tui.evidence.ledger import bind
     del render
     return {
         "capture_sync": capture_sync,
@@ -79,6 +80,8 @@ def imports() -> dict[str, Any]:
         "storage": storage,
         "evidence": evidence,
         "memo": findings_cache,
+        "hashed_surface": lf.hashed_surface,
+        "bind": bind,
     }
 
 
@@ -95,15 +98,14 @@ def pin_flow(m: dict[str, Any], folder: Path, spec: Any) -> Any:
     surface = captures["s0"].surface
     assert surface is not None, captures["s0"].error
     lf = m["lf"]
+    with stage("pin: canonical JSON + digests (hashed_surface)"):
+        surface = m["hashed_surface"](surface)
     lock = lf.Lockfile({"s0": lf.ServerPin(surface)})
     with stage("pin: detectors (known findings)"):
         memo = m["memo"].load()
         ctx = m["GradeContext"](server="s0", own_tools=frozenset(surface.tools), memo=memo)
         m["scan_surface"]("s0", surface, ctx)
         m["memo"].save(memo)
-    with stage("pin: canonical JSON + hashes (item_hashes)"):
-        for kind, _name, item in surface.all_items():
-            lf.item_hashes(kind, item)
     with stage("pin: lockfile encode + TOML emission + read-back"):
         text = m["storage"].dumps(lock)
     path = folder / "mcplock.lock"
@@ -119,8 +121,10 @@ def pin_flow(m: dict[str, Any], folder: Path, spec: Any) -> Any:
 
 
 def check_flow(m: dict[str, Any], folder: Path, spec: Any, path: Path) -> None:
-    with stage("check: read lockfile (TOML parse, decode, verify hashes)"):
+    with stage("check: read lockfile (TOML parse, decode, digests)"):
         lock = m["storage"].read_lockfile(path)
+    with stage("check: bind to the decision log"):
+        m["bind"](path, lock)
     with stage("check: capture (spawn, session, tap, validation)"):
         captures = m["capture_sync"]([spec], timeout=300, log_dir=folder / "logs")
     with stage("check: diff + grading + detectors (with known findings)"):
