@@ -222,6 +222,6 @@ def restore(
     """Write back an earlier lockfile (the app's undo), recording what it re-pins."""
 
     def build(current: Lockfile) -> tuple[Lockfile, list[Decision]]:
-        return replace(previous, log_head=None), list(decisions)
+        return previous, list(decisions)  # commit drops a version 1 head, as for any write
 
     return commit(lock_path, build, seen=seen)

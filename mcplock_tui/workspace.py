@@ -24,9 +24,9 @@ from mcplock_tui.errors import (
     PolicyError,
     git_restore,
 )
-from mcplock_tui.evidence.ledger import bind
+from mcplock_tui.evidence.ledger import read_bound
 from mcplock_tui.spec import ServerSpec
-from mcplock_tui.storage import load_document, read_lockfile
+from mcplock_tui.storage import load_document
 
 DEFAULT_LOCK = "mcplock.lock"
 POLICY_FILE = "mcplock.toml"
@@ -123,7 +123,7 @@ def open_workspace(options: Options, cwd: Path | None = None) -> Workspace:
 
 def read_lock_or_explain(path: Path) -> Lockfile:
     try:
-        return bind(path, read_lockfile(path))
+        return read_bound(path)
     except FileNotFoundError:
         raise NoLockfileError(
             f"no lockfile at {path}; run `mcplock-tui pin` to capture the servers and create it"

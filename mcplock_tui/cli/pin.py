@@ -8,8 +8,9 @@ pinned silently. Before capture, ``pin`` says which command it is about to run f
 server whose launch is not the pinned one: capture executes the config's commands.
 
 The one replacement is ``pin --server X --replace``, for a pin that is broken (edited by
-hand, or no longer what the decision log's records say, so nothing reads it): it refuses a pin that reads fine, shows
-what it pins, and records it through the decision service; the other pins stay as they are.
+hand, or no longer what the decision log's records say, so nothing reads it): it refuses a
+pin that reads fine, shows what it pins, and records it through the decision service; the
+other pins stay as they are.
 """
 
 from __future__ import annotations
@@ -42,16 +43,16 @@ from mcplock_tui.core.model import CaptureResult, Finding, Surface
 from mcplock_tui.core.report import Report
 from mcplock_tui.decisions import replace_pins
 from mcplock_tui.errors import ConfigError, LockfileError, PinHashError
-from mcplock_tui.evidence.ledger import bind
+from mcplock_tui.evidence.ledger import bind, read_bound
 from mcplock_tui.findings_cache import load as load_memo
 from mcplock_tui.findings_cache import save as save_memo
 from mcplock_tui.pinning import plan_pin, write_plan
-from mcplock_tui.storage import loads, read_bytes_nofollow, read_lockfile
+from mcplock_tui.storage import loads, read_bytes_nofollow
 
 
 def _read(ws: Workspace) -> Lockfile:
     try:
-        return bind(ws.lock_path, read_lockfile(ws.lock_path))
+        return read_bound(ws.lock_path)
     except FileNotFoundError:
         return Lockfile()
     except PinHashError as exc:  # its message names `pin --server X --replace`

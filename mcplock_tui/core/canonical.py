@@ -115,8 +115,9 @@ class HashedItem(dict[str, Any]):
 
     Reading a lockfile computes every item's canonical JSON (for its digest, which the
     decision log binds); keeping that digest lets a diff compare a pinned item with a live
-    one by encoding only the live one. The item cannot be changed at the top level (a change would leave
-    the digest stale); a copy (``dict(item)``, ``copy``, ``pickle``) is a plain dict.
+    one by encoding only the live one. The item cannot be changed at the top level (a
+    change would leave the digest stale); a copy (``dict(item)``, ``copy``, ``pickle``) is
+    a plain dict.
     Nested values are the decoded JSON and are never changed by the product either.
     """
 

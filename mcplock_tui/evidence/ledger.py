@@ -23,6 +23,7 @@ from mcplock_tui.core.canonical import digest, item_digest
 from mcplock_tui.core.errors import PinHashError
 from mcplock_tui.core.lockfile import Lockfile
 from mcplock_tui.evidence.log_lines import ITEMS_FIELD, EvidencePaths, Record, read_log
+from mcplock_tui.storage import read_lockfile
 
 
 def short(value: str) -> str:
@@ -208,3 +209,12 @@ def bind(lock_path: Path, lock: Lockfile) -> Lockfile:
         "and pin it again (the other pins stay as they are)",
         server=server,
     )
+
+
+def read_bound(lock_path: Path) -> Lockfile:
+    """The lockfile at ``lock_path``, read and bound to its decision log (:func:`bind`).
+
+    Every read that the gate or a decision rests on goes through here, so none can skip
+    the binding.
+    """
+    return bind(lock_path, read_lockfile(lock_path))

@@ -30,7 +30,7 @@ from typing import Any
 from mcplock_tui.core.lockfile import Lockfile, ServerPin
 from mcplock_tui.core.model import Kind
 from mcplock_tui.errors import LockfileError
-from mcplock_tui.evidence.ledger import bind
+from mcplock_tui.evidence.ledger import read_bound
 from mcplock_tui.guard.observe import Observer
 from mcplock_tui.guard.policy import (
     KINDS_OF_NOTIFICATION,
@@ -51,7 +51,6 @@ from mcplock_tui.guard.policy import (
     template_regex,
 )
 from mcplock_tui.guard.upstream import Upstream
-from mcplock_tui.storage import read_lockfile
 
 log = logging.getLogger("mcplock_tui.guard")
 
@@ -143,7 +142,7 @@ class Relay:
         self._pages.clear()
         lock: Lockfile | None = None
         try:
-            lock = bind(self.opt.lock_path, read_lockfile(self.opt.lock_path))
+            lock = read_bound(self.opt.lock_path)
         except FileNotFoundError:
             self.lock_problem = f"no lockfile at {self.opt.lock_path}"
         except LockfileError as exc:

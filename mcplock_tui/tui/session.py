@@ -26,9 +26,8 @@ from mcplock_tui.core.model import CaptureResult, ErrorKind, Finding, Severity, 
 from mcplock_tui.core.policy import Policy
 from mcplock_tui.core.report import ServerReport, Status
 from mcplock_tui.errors import DecisionError, LockfileError
-from mcplock_tui.evidence.ledger import bind
+from mcplock_tui.evidence.ledger import read_bound
 from mcplock_tui.spec import ServerSpec
-from mcplock_tui.storage import read_lockfile
 
 if TYPE_CHECKING:
     from mcplock_tui.core.review import Action
@@ -172,7 +171,7 @@ class ReviewSession:
         """Read the lockfile; a missing or unreadable one becomes a banner, never a traceback."""
         by_name = {s.name: s for s in specs}
         try:
-            lock = bind(lock_path, read_lockfile(lock_path))
+            lock = read_bound(lock_path)
         except FileNotFoundError:
             problem = (
                 f"No lockfile at {lock_path.name}: every server is unpinned. Quit and run "
