@@ -1008,6 +1008,7 @@ _json = st.recursive(
 @settings(max_examples=300, deadline=None)
 @given(old=_json, new=_json)
 @example(old=None, new={"dependentRequired": None, "dependencies": {"$anchor": []}})
+@example(old={}, new={"properties": {"$anchor": {"enum": True}}})
 def test_hostile_schemas_never_crash_the_grading(old: Any, new: Any) -> None:
     reasons = list(schema_reasons(old, new, "inputSchema"))
     assert all(r.category in CATEGORIES for r in reasons)

@@ -615,6 +615,8 @@ def _what_it_opens(name: str, schema: Any, text: str) -> str | None:
     """Why a new parameter is high by its kind alone, or that it is a new confirmation
     field (medium), or None to read its text."""
     enum = schema.get("enum") if isinstance(schema, dict) else None
+    if not isinstance(enum, list):  # hostile: "enum": true
+        enum = None
     ranked = [v for v in enum if isinstance(v, str) and _PROTECTED.search(v)] if enum else []
     if isinstance(enum, list) and ranked:
         shown = ", ".join(repr(v) for v in ranked[:3])
