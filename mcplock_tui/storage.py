@@ -81,14 +81,21 @@ def _scan(doc: Any) -> tuple[bool, bool]:
 
 def _candidates(doc: dict[str, Any]) -> Iterator[str]:
     """Multi-line strings first; the single-line form only if that one fails (lazily: each
-    candidate is the size of the whole lockfile)."""
+    candidate is the size of the whole lockfile).
+
+    The document as it is comes first, with no walk, unless it holds the sentinel (then
+    raw in the text: only escapes added after hide it). That is what the swap would give
+    too, since a lone CR is escaped as ``\\r`` either way; only a CR LF in a multi-line
+    string, which ``tomli_w`` folds, fails the read-back and needs the swap.
+    """
+    text = toml_fast.dumps(doc, multiline_strings=True, literal_strings=True)
+    if _CR_SENTINEL not in text:
+        yield text
+    del text
     cr, sentinel = _scan(doc)
-    if not sentinel:
-        if not cr:  # nothing to swap: the document as it is, not a copy of it
-            yield toml_fast.dumps(doc, multiline_strings=True, literal_strings=True)
-        else:
-            swapped = toml_fast.dumps(_swap_cr(doc), multiline_strings=True, literal_strings=True)
-            yield swapped.replace(_CR_SENTINEL, "\\r")
+    if cr and not sentinel:
+        swapped = toml_fast.dumps(_swap_cr(doc), multiline_strings=True, literal_strings=True)
+        yield swapped.replace(_CR_SENTINEL, "\\r")
     yield toml_fast.dumps(doc)
 
 

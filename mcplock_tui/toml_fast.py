@@ -49,7 +49,11 @@ def literal_allowed(text: str) -> bool:
     escapes, which only basic strings have), no ``'''``, and must not end with a quote
     (it would merge with the closing delimiter).
     """
-    if "\n" not in text or "'''" in text or text.endswith("'") or _NOT_LITERAL.search(text):
+    if "\n" not in text or "'''" in text or text.endswith("'"):
+        return False
+    if text.isascii():  # printable but for LF and tab: no control, nothing hidden
+        return text.replace("\n", "").replace("\t", "").isprintable()
+    if _NOT_LITERAL.search(text):
         return False
     return not any(is_hidden(ch) for ch in _NON_ASCII.findall(text))
 

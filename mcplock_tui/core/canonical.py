@@ -240,11 +240,22 @@ def pretty_json(value: Any) -> str:
     With ``ensure_ascii=False`` hidden characters can only occur inside JSON strings, where a
     ``\\uXXXX`` escape is valid, so escaping them keeps the text parseable to the same value.
     """
+    return escape_hidden_json(plain_pretty_json(value))
+
+
+def plain_pretty_json(value: Any) -> str:
+    """``json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False)``, hidden chars raw."""
     try:
-        text = _indented(value, "")
+        return _indented(value, "")
     except _NotPlain:
-        text = json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False)
-    if not has_hidden(text):  # newlines count as visible there
+        return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False)
+
+
+def escape_hidden_json(text: str) -> str:
+    """Hidden characters of the JSON ``text`` as ``\\uXXXX`` escapes (newlines stay)."""
+    if text.isascii() and "\x7f" not in text:
+        return text  # the encoder escapes every other ASCII control: nothing to look at
+    if not has_hidden(text):
         return text
     return "".join(_json_escape(ch) if is_hidden(ch) and ch != "\n" else ch for ch in text)
 

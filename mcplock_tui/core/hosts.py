@@ -19,6 +19,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
+from json.encoder import encode_basestring
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -247,6 +248,31 @@ def _surface_scan(surface: Surface, wildcards: bool) -> frozenset[str]:
             hosts.update(item_hosts(kind, item))
         return frozenset(hosts)
     return frozenset(hosts | found)
+
+
+class HostCollector:
+    """:func:`surface_hosts` gathered while a lockfile write encodes the surface.
+
+    The write already turns every item into JSON text (its schemas) or holds it as strings;
+    each string's hosts are those of its JSON encoding, as in the one text of the whole
+    surface that :func:`surface_hosts` scans, since a host never runs from one JSON string
+    into the next. JSON text must be given with hidden characters raw, as the encoder writes
+    them, not escaped for the lockfile.
+    """
+
+    def __init__(self) -> None:
+        self.hosts: set[str] = set()
+
+    def json_text(self, text: str) -> None:
+        if "://" in text:
+            self.hosts |= _scan(text)
+
+    def string(self, value: str) -> None:
+        if "://" in value:  # an escape never makes or breaks a "://"
+            self.hosts |= _scan(encode_basestring(value))
+
+    def uri(self, value: Any) -> None:
+        self.hosts |= uri_hosts(value)
 
 
 _SCAN_BATCH = 256

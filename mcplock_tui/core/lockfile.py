@@ -40,7 +40,7 @@ import shlex
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcplock_tui.core.canonical import (
     HASH_MODEL,
@@ -48,11 +48,15 @@ from mcplock_tui.core.canonical import (
     canon_json,
     digest,
     digest_text,
-    pretty_json,
+    escape_hidden_json,
+    plain_pretty_json,
 )
 from mcplock_tui.core.errors import LockfileError, PinHashError
 from mcplock_tui.core.model import ITEM_KINDS, JSON, PROMPT_MESSAGES_KEY, Kind, Surface
 from mcplock_tui.core.surface import KEY_FIELD, MAX_DEPTH, depth_exceeds
+
+if TYPE_CHECKING:
+    from mcplock_tui.core.hosts import HostCollector
 
 LOCKFILE_VERSION = 2
 _READABLE_VERSIONS = (1, 2)
@@ -199,20 +203,41 @@ def share_unchanged(
                 shared.add(id(old))
 
 
-def _encode_item(kind: Kind, item: Mapping[str, JSON]) -> dict[str, Any]:
+def _encode_item(
+    kind: Kind, item: Mapping[str, JSON], hosts: HostCollector | None = None
+) -> dict[str, Any]:
+    """``item``'s table; ``hosts`` collects the hosts its strings name on the way."""
     table: dict[str, Any] = {}
     rest = dict(item)
+    skip = kind is Kind.SERVER  # the launch line is our configuration: names no host
     for wire, key in _TEXT_FIELDS[kind]:
         value = rest.get(wire)
         if isinstance(value, str):
             table[key] = value
             del rest[wire]
+            if hosts is not None and not (skip and wire == "launch"):
+                hosts.string(value)
     for wire, key in _JSON_FIELDS[kind]:
         if wire in rest:
-            table[key] = pretty_json(rest.pop(wire))
+            table[key] = _pretty(rest.pop(wire), hosts)
     if rest:
-        table["extra"] = pretty_json(rest)
+        if skip and hosts is not None and "launch" in rest:  # not a string: not ours either
+            hosts.json_text(plain_pretty_json({k: v for k, v in rest.items() if k != "launch"}))
+            hosts = None
+        table["extra"] = _pretty(rest, hosts)
+    if hosts is not None and kind in _URI_KINDS:
+        hosts.uri(item.get(_URI_KINDS[kind]))
     return table
+
+
+_URI_KINDS = {Kind.RESOURCE: "uri", Kind.RESOURCE_TEMPLATE: "uriTemplate"}
+
+
+def _pretty(value: Any, hosts: HostCollector | None) -> str:
+    text = plain_pretty_json(value)
+    if hosts is not None:
+        hosts.json_text(text)
+    return escape_hidden_json(text)
 
 
 _SHORT = 16
@@ -294,24 +319,26 @@ def _text(table: Mapping[str, Any], key: str, where: str) -> str:
 
 def encode(lock: Lockfile) -> dict[str, Any]:
     """Lockfile -> TOML-shaped dict, in a fixed order so the bytes are deterministic."""
-    from mcplock_tui.core.hosts import surface_hosts  # only a write needs the host patterns
+    from mcplock_tui.core.hosts import HostCollector  # only a write needs the host patterns
 
     servers: dict[str, Any] = {}
     for name in sorted(lock.servers):
         pin = lock.servers[name]
         surface = pin.surface
-        table: dict[str, Any] = {"server": _encode_item(Kind.SERVER, surface.server)}
+        found = HostCollector()
+        table: dict[str, Any] = {"server": _encode_item(Kind.SERVER, surface.server, found)}
         if surface.instructions is not None:
             table["instructions"] = _encode_item(
-                Kind.INSTRUCTIONS, {"instructions": surface.instructions}
+                Kind.INSTRUCTIONS, {"instructions": surface.instructions}, found
             )
         for kind in ITEM_KINDS:
             items = surface.items(kind)
             if items:
-                table[_TABLE[kind]] = {key: _encode_item(kind, items[key]) for key in sorted(items)}
-        hosts = surface_hosts(surface)
-        if hosts:
-            table["hosts"] = sorted(hosts)
+                table[_TABLE[kind]] = {
+                    key: _encode_item(kind, items[key], found) for key in sorted(items)
+                }
+        if found.hosts:  # what surface_hosts finds, without encoding the surface again
+            table["hosts"] = sorted(found.hosts)
         if pin.rejected:
             table["rejected"] = [
                 {"kind": r.kind.value, "name": r.name, "hash": r.hash, "note": r.note}

@@ -7,6 +7,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mcplock_tui.cli.render import make_console, render_report
 from mcplock_tui.core.analysis import analyze
@@ -273,3 +275,83 @@ def test_the_surface_scan_finds_what_one_text_of_the_whole_surface_holds() -> No
     finally:
         tracemalloc.stop()
     assert peak < len(whole) / 2
+
+
+_URL_BITS = st.sampled_from(
+    [
+        "https://",
+        "http://",
+        "wss://",
+        "ftp://",
+        "memory://",
+        "x://",
+        "a.example",
+        "b.example.org",
+        "[::1]",
+        "user@",
+        ":8080",
+        "/path",
+        "{t}",
+        '"',
+        "\\",
+        "'",
+        " ",
+        "\n",
+        "\r",
+        "\x01",
+        "\x7f",
+        "\u200b",
+        "\u202e",
+        "\U000e0041",
+        "é",
+        ".",
+        "-",
+        "?q=1",
+        "#",
+    ]
+)
+_URL_TEXT = st.lists(_URL_BITS, max_size=8).map("".join)
+_URL_JSON = st.recursive(
+    _URL_TEXT | st.integers() | st.booleans(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_URL_TEXT, inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    description=_URL_TEXT,
+    schema=st.dictionaries(_URL_TEXT, _URL_JSON, max_size=3),
+    vendor=_URL_JSON,
+    uri=_URL_TEXT,
+    launch=_URL_TEXT,
+    info=st.dictionaries(_URL_TEXT, _URL_JSON, max_size=2),
+    instructions=_URL_TEXT,
+)
+def test_the_lockfile_lists_the_hosts_the_surface_scan_finds(
+    description: str,
+    schema: dict[str, Any],
+    vendor: Any,
+    uri: str,
+    launch: str,
+    info: dict[str, Any],
+    instructions: str,
+) -> None:
+    """The write gathers hosts as it encodes; it must list exactly what one text of the
+    whole surface names (hidden characters, controls and quotes next to URLs included)."""
+    s = build_surface(
+        initialize_result={
+            "serverInfo": {"name": "s", "version": "1", **info},
+            "instructions": instructions,
+        },
+        launch=launch,
+        tools=[
+            {"name": "t", "description": description, "inputSchema": schema, "x-v": vendor},
+            {"name": "u", "title": uri, "annotations": {"k": vendor}},
+        ],
+        prompts=[{"name": "p", "description": description, "arguments": [{"name": uri}]}],
+        resources=[{"uri": uri or "res:1", "name": "r", "mimeType": description}],
+        resource_templates=[{"uriTemplate": uri or "tpl:1", "name": "rt"}],
+    )
+    table = encode(Lockfile({"s": ServerPin(s)}))["servers"]["s"]
+    assert set(table.get("hosts", [])) == surface_hosts(s)
