@@ -271,8 +271,11 @@ class HostCollector:
         if "://" in value:  # an escape never makes or breaks a "://"
             self.hosts |= _scan(encode_basestring(value))
 
-    def uri(self, value: Any) -> None:
-        self.hosts |= uri_hosts(value)
+    def uri(self, kind: Kind, item: Mapping[str, JSON]) -> None:
+        """A resource's or template's own URI, braces dropped (see :func:`uri_hosts`)."""
+        uri_key = URI_FIELDS.get(kind)
+        if uri_key is not None:
+            self.hosts |= uri_hosts(item.get(uri_key))
 
 
 _SCAN_BATCH = 256

@@ -225,12 +225,9 @@ def _encode_item(
             hosts.json_text(plain_pretty_json({k: v for k, v in rest.items() if k != "launch"}))
             hosts = None
         table["extra"] = _pretty(rest, hosts)
-    if hosts is not None and kind in _URI_KINDS:
-        hosts.uri(item.get(_URI_KINDS[kind]))
+    if hosts is not None:
+        hosts.uri(kind, item)
     return table
-
-
-_URI_KINDS = {Kind.RESOURCE: "uri", Kind.RESOURCE_TEMPLATE: "uriTemplate"}
 
 
 def _pretty(value: Any, hosts: HostCollector | None) -> str:

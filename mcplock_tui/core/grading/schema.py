@@ -618,7 +618,7 @@ def _what_it_opens(name: str, schema: Any, text: str) -> str | None:
     if not isinstance(enum, list):  # hostile: "enum": true
         enum = None
     ranked = [v for v in enum if isinstance(v, str) and _PROTECTED.search(v)] if enum else []
-    if isinstance(enum, list) and ranked:
+    if ranked:
         shown = ", ".join(repr(v) for v in ranked[:3])
         return f"it can sort or filter by a protected characteristic ({shown})"
     if detect_param(name)[1]:
