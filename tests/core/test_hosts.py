@@ -351,7 +351,10 @@ def test_the_lockfile_lists_the_hosts_the_surface_scan_finds(
         ],
         prompts=[{"name": "p", "description": description, "arguments": [{"name": uri}]}],
         resources=[{"uri": uri or "res:1", "name": "r", "mimeType": description}],
-        resource_templates=[{"uriTemplate": uri or "tpl:1", "name": "rt"}],
+        resource_templates=[
+            {"uriTemplate": uri or "tpl:1", "name": "rt"},
+            {"uriTemplate": "https://{tenant}.t.example/{id}", "name": "braces"},  # the URI's own
+        ],
     )
     table = encode(Lockfile({"s": ServerPin(s)}))["servers"]["s"]
     assert set(table.get("hosts", [])) == surface_hosts(s)
