@@ -5,7 +5,8 @@ every item (the digest the decision log's records are compared with); at thousan
 that is most of what a clean ``--check`` does beyond the bare SDK client. Between two runs
 the file rarely changes, so a read that verified in full leaves its result in the user's
 cache folder (the same folder, key and rules as :mod:`mcplock_tui.findings_cache`), and the
-next read of *the same bytes* takes it from there. Anything else is read in full: one changed byte is another digest.
+next read of *the same bytes* takes it from there. Anything else is read in full: one
+changed byte is another digest.
 
 What may not happen: a memo standing in for bytes it was not made from. Each file carries
 an HMAC-SHA256 over the lockfile digest it answers for, the code fingerprint and its body,

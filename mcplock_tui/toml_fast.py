@@ -24,14 +24,12 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from mcplock_tui.core.canonical import is_hidden
+from mcplock_tui.core.canonical import has_hidden
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _CONTROL_ESCAPES = {"\b": "\\b", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 _CONTROLS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _CONTROLS_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-_NOT_LITERAL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _PLAIN_LINE = re.compile(r'[^"\\\x00-\x08\x0a-\x1f\x7f]*')
 """A single-line basic string's text that needs no escape (tab is allowed as it is)."""
 
@@ -51,11 +49,7 @@ def literal_allowed(text: str) -> bool:
     """
     if "\n" not in text or "'''" in text or text.endswith("'"):
         return False
-    if text.isascii():  # printable but for LF and tab: no control, nothing hidden
-        return text.replace("\n", "").replace("\t", "").isprintable()
-    if _NOT_LITERAL.search(text):
-        return False
-    return not any(is_hidden(ch) for ch in _NON_ASCII.findall(text))
+    return not has_hidden(text)  # the controls but LF and tab are hidden, CR among them
 
 
 def format_string(text: str, *, multiline: bool, literal: bool = False) -> str:

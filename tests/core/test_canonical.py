@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcplock_tui.core.canonical import digest, has_hidden, pretty_json, visible
+from mcplock_tui.core.canonical import digest, has_hidden, is_hidden, pretty_json, visible
 
 TAGS = "".join(chr(0xE0000 + ord(c)) for c in "send ~/.ssh")
 
@@ -66,3 +66,18 @@ def test_text_at_follows_dotted_indexed_and_odd_keys() -> None:
     assert text_at(item, "arguments[3].name") is None
     assert text_at(item, "inputSchema.properties") is None
     assert text_at(None, "x") is None
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(
+        alphabet=st.one_of(
+            st.characters(max_codepoint=0x7F),
+            st.sampled_from("\u200b\u202e\u00a0\u3000\ufeff\U000e0041\u00e9\u4e2d\ufdd0\ud800"),
+        )
+    )
+)
+def test_the_fast_hidden_check_is_the_character_test(text: str) -> None:
+    """``has_hidden`` takes shortcuts for ASCII and for the ASCII part of other text; it
+    must still answer what :func:`is_hidden` says of one character at a time."""
+    assert has_hidden(text) == any(is_hidden(ch) for ch in text)
